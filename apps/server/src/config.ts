@@ -1,0 +1,68 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { repoRoot } from './db/paths.js';
+
+const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
+const optionalString = z.preprocess(emptyAsUndefined, z.string().optional());
+const flag = z.preprocess(
+  emptyAsUndefined,
+  z.enum(['true', 'false', '1', '0']).optional().transform((v) => v === 'true' || v === '1'),
+);
+
+/** Every environment variable the server reads, validated once at start-up. */
+export const configSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('127.0.0.1'),
+  /** Public origin of the web app (links in e-mails, referral links); defaults to http://localhost:PORT. */
+  PUBLIC_URL: optionalString.pipe(z.url().optional()),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+
+  DATABASE_URL: optionalString,
+  DATA_DIR: z.string().default(resolve(repoRoot, 'data')),
+
+  /** local: passwordless accounts with server-issued JWTs; firebase: Google sign-in via Firebase Auth. */
+  AUTH_MODE: z.enum(['local', 'firebase']).default('local'),
+  /** Local mode refuses non-loopback HOST unless this is set. */
+  ALLOW_LOCAL_AUTH_ON_NETWORK: flag,
+  /** Signs session JWTs; generated and stored in DATA_DIR when absent. */
+  AUTH_SECRET: optionalString.pipe(z.string().min(32, 'AUTH_SECRET must be at least 32 characters').optional()),
+  FIREBASE_PROJECT_ID: optionalString,
+  /** Web config for the Firebase client (JSON), handed to the web app. */
+  FIREBASE_WEB_CONFIG: optionalString,
+
+  /** 32-byte key (base64) that wraps per-user data keys; generated and stored in DATA_DIR when absent. */
+  ENCRYPTION_MASTER_KEY: optionalString,
+
+  OPENAI_API_KEY: optionalString,
+  OPENAI_BASE_URL: optionalString.pipe(z.url().optional()),
+  OPENAI_MODEL_BASIC: z.string().default('gpt-4o-mini'),
+  OPENAI_MODEL_ADVANCED: z.string().default('gpt-4o'),
+  /** Context window (tokens) assumed for the model; longer transcripts are summarised in chunks. */
+  LLM_CONTEXT_TOKENS: z.coerce.number().int().min(512).default(16000),
+  LLM_TIMEOUT_MS: z.coerce.number().int().min(100).default(60000),
+  LLM_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
+  LLM_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
+
+  SMTP_URL: optionalString,
+  MAIL_FROM: z.string().default('Mbox <no-reply@localhost>'),
+
+  STRIPE_SECRET_KEY: optionalString,
+  STRIPE_WEBHOOK_SECRET: optionalString,
+  /** Lets tests point the Stripe SDK at a compatible server: http://127.0.0.1:12111 */
+  STRIPE_API_BASE: optionalString.pipe(z.url().optional()),
+
+  /** Origin of the web app allowed to call the API cross-origin (dev server). */
+  CORS_ORIGIN: optionalString,
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = configSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
+    throw new Error(`Invalid configuration:\n${problems}`);
+  }
+  return parsed.data;
+}

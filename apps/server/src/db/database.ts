@@ -1,0 +1,58 @@
+import { mkdir } from 'node:fs/promises';
+import { PGlite } from '@electric-sql/pglite';
+import { PrismaPg } from '@prisma/adapter-pg';
+import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { PrismaClient } from '../generated/prisma/client.js';
+import { applyMigrations } from './migrate.js';
+
+export type Db = PrismaClient;
+
+export interface Database {
+  prisma: PrismaClient;
+  kind: 'postgres' | 'pglite';
+  /** The embedded database, when PGlite is used (pg-boss runs on it in-process). */
+  pglite?: PGlite;
+  adapter: SqlMigrationAwareDriverAdapterFactory;
+  appliedMigrations: string[];
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** PostgreSQL connection string; when absent, embedded PGlite stores data in `dataDir`. */
+  url?: string;
+  /** Folder for PGlite; `memory://` keeps it in memory (tests). */
+  dataDir: string;
+  migrate?: boolean;
+}
+
+/** Opens the database named by the config and brings its schema up to date. */
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  let adapter: SqlMigrationAwareDriverAdapterFactory;
+  let pglite: PGlite | undefined;
+  if (options.url) {
+    adapter = new PrismaPg({ connectionString: options.url, max: 10 });
+  } else {
+    if (!options.dataDir.startsWith('memory://')) await mkdir(options.dataDir, { recursive: true });
+    pglite = await PGlite.create(options.dataDir);
+    adapter = new PrismaPGlite(pglite);
+  }
+  try {
+    const appliedMigrations = options.migrate === false ? [] : await applyMigrations(adapter);
+    const prisma = new PrismaClient({ adapter });
+    return {
+      prisma,
+      kind: pglite ? 'pglite' : 'postgres',
+      pglite,
+      adapter,
+      appliedMigrations,
+      async close() {
+        await prisma.$disconnect();
+        await pglite?.close();
+      },
+    };
+  } catch (error) {
+    await pglite?.close();
+    throw error;
+  }
+}

@@ -1,0 +1,73 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import type { MigrationList } from '@prisma/schema-engine-wasm';
+import { openSchemaEngine } from './schema-engine.js';
+import { migrationsDir, schemaPath } from './paths.js';
+
+const noFilters = { externalTables: [], externalEnums: [] };
+
+/** Reads prisma/migrations in Prisma's standard layout (`<name>/migration.sql`, `migration_lock.toml`). */
+export async function loadMigrations(dir = migrationsDir): Promise<MigrationList> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  const folders = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const lockPath = join(dir, 'migration_lock.toml');
+  return {
+    baseDir: dir,
+    lockfile: { path: 'migration_lock.toml', content: await readFile(lockPath, 'utf8').catch(() => null) },
+    shadowDbInitScript: '',
+    migrationDirectories: await Promise.all(
+      folders.map(async (name) => ({
+        path: name,
+        migrationFile: {
+          path: 'migration.sql',
+          content: await readFile(join(dir, name, 'migration.sql'), 'utf8').then(
+            (ok) => ({ tag: 'ok' as const, value: ok }),
+            (error: Error) => ({ tag: 'error' as const, value: error.message }),
+          ),
+        },
+      })),
+    ),
+  };
+}
+
+async function readSchema() {
+  return { path: schemaPath, content: await readFile(schemaPath, 'utf8') };
+}
+
+/** Applies pending migrations; already-applied ones are recorded in `_prisma_migrations` and skipped. */
+export async function applyMigrations(adapter: SqlMigrationAwareDriverAdapterFactory): Promise<string[]> {
+  const engine = await openSchemaEngine(adapter, await readSchema());
+  try {
+    const { appliedMigrationNames } = await engine.applyMigrations({
+      migrationsList: await loadMigrations(),
+      filters: noFilters,
+    });
+    return appliedMigrationNames;
+  } finally {
+    engine.free();
+  }
+}
+
+/**
+ * SQL that would bring the migrations up to `schema.prisma`; empty when they already match.
+ * Computed offline, with no database: the drift test and `db:new-migration` both use it.
+ */
+export async function pendingSchemaChange(adapter: SqlMigrationAwareDriverAdapterFactory): Promise<string> {
+  const schema = await readSchema();
+  const engine = await openSchemaEngine(adapter, schema);
+  try {
+    const migrations = await loadMigrations();
+    const result = await engine.diff({
+      from: migrations.migrationDirectories.length ? { tag: 'migrations', ...migrations } : { tag: 'empty' },
+      to: { tag: 'schemaDatamodel', files: [schema] },
+      script: true,
+      exitCode: null,
+      filters: noFilters,
+    });
+    const sql = result.stdout ?? '';
+    return /^\s*(-- This is an empty migration\.)?\s*$/.test(sql) ? '' : sql;
+  } finally {
+    engine.free();
+  }
+}

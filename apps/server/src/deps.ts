@@ -1,0 +1,13 @@
+import type { Logger } from 'pino';
+import type { Config } from './config.js';
+import type { Database, Db } from './db/database.js';
+import type { EventBus } from './events.js';
+
+/** What services need from the running server; built once in main.ts (and by tests). */
+export interface AppDeps {
+  config: Config;
+  database: Database;
+  db: Db;
+  events: EventBus;
+  log: Logger;
+}

@@ -1,0 +1,22 @@
+import type { AppDeps } from '../deps.js';
+import type { AuthUser } from '../modules/auth/service.js';
+import { authenticateBearer } from '../modules/auth/service.js';
+
+export interface Context {
+  deps: AppDeps;
+  log: AppDeps['log'];
+  user: AuthUser | null;
+  /** Client address, for limits on public calls. */
+  ip: string;
+}
+
+/** Builds the context of one call from its bearer token (header, or connection params for SSE). */
+export async function createContext(
+  deps: AppDeps,
+  request: { authorization?: string; connectionToken?: string; ip: string },
+): Promise<Context> {
+  const header = request.authorization?.match(/^Bearer\s+(.+)$/i)?.[1];
+  const token = header ?? request.connectionToken;
+  const user = token ? await authenticateBearer(deps, token) : null;
+  return { deps, log: deps.log, user, ip: request.ip };
+}

@@ -1,0 +1,67 @@
+import { initTRPC, TRPCError } from '@trpc/server';
+import type { OpenApiMeta } from 'trpc-to-openapi';
+import { ZodError } from 'zod';
+import { describeIssues, isPremiumActive, type ApiErrorData } from '@mbox/shared';
+import type { Context } from './context.js';
+
+/** Raised instead of a ZodError so the REST facade keeps our message (it would replace a ZodError's). */
+class InputError extends Error {
+  override name = 'InputError';
+  constructor(readonly issues: { path: string; message: string }[]) {
+    super(issues.map((i) => `${i.path}: ${i.message}`).join('; '));
+  }
+}
+
+const t = initTRPC
+  .context<Context>()
+  .meta<OpenApiMeta>()
+  .create({
+    errorFormatter({ shape, error }) {
+      const issues = error.cause instanceof InputError ? error.cause.issues : undefined;
+      const data: ApiErrorData = {
+        code: error.code,
+        httpStatus: shape.data.httpStatus,
+        ...(issues ? { field: issues[0]?.path, issues } : {}),
+      };
+      // Never leak internals of unexpected failures to the client.
+      const message = error.code === 'INTERNAL_SERVER_ERROR' ? 'Internal server error' : shape.message;
+      return { message, code: shape.code, data };
+    },
+  });
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+export const middleware = t.middleware;
+
+/** Turns input validation failures into 400s whose message names each invalid field. */
+const inputErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && result.error.cause instanceof ZodError) {
+    const issues = describeIssues(result.error.cause.issues);
+    const inputError = new InputError(issues);
+    throw new TRPCError({ code: 'BAD_REQUEST', message: `Invalid input: ${inputError.message}`, cause: inputError });
+  }
+  return result;
+});
+
+const logFailures = t.middleware(async ({ ctx, path, next }) => {
+  const result = await next();
+  if (!result.ok && result.error.code === 'INTERNAL_SERVER_ERROR') {
+    ctx.log.error({ err: result.error.cause ?? result.error, path }, 'procedure failed');
+  }
+  return result;
+});
+
+export const publicProcedure = t.procedure.use(logFailures).use(inputErrors);
+
+export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
+  if (!ctx.user) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Sign in required: missing or invalid token' });
+  return next({ ctx: { ...ctx, user: ctx.user } });
+});
+
+export const premiumProcedure = authedProcedure.use(({ ctx, next }) => {
+  if (!isPremiumActive(ctx.user)) {
+    throw new TRPCError({ code: 'FORBIDDEN', message: 'This is a premium feature: upgrade to premium to use it' });
+  }
+  return next();
+});
