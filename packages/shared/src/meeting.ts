@@ -1,0 +1,52 @@
+import { z } from 'zod';
+
+export const UNTITLED_MEETING = 'Untitled meet';
+export const MEETING_LIST_LIMIT = 100;
+export const MEETING_LIST_GROUPED_LIMIT = 1000;
+
+export const MARKS = ['important', 'flagged', 'commented'] as const;
+export const markSchema = z.enum(MARKS);
+export type Mark = z.infer<typeof markSchema>;
+
+/** Meeting as the list and detail calls return it (spec §3). Times are epoch ms. */
+export const meetingSchema = z.object({
+  key: z.string(),
+  title: z.string(),
+  meetCode: z.string(),
+  date: z.number(),
+  createdAt: z.number(),
+  finishedAt: z.number().nullable(),
+  users: z.array(z.string()),
+  encrypted: z.boolean(),
+  isAnalyzed: z.boolean(),
+});
+export type Meeting = z.infer<typeof meetingSchema>;
+
+export const messageSchema = z.object({
+  key: z.string(),
+  captionId: z.string(),
+  user: z.string(),
+  userAvatar: z.string(),
+  text: z.string(),
+  aiFixed: z.string().nullable(),
+  marks: z.array(markSchema),
+  comment: z.string(),
+  encrypted: z.boolean(),
+  final: z.boolean(),
+  spokenAt: z.number(),
+  lastUpdated: z.number(),
+});
+export type Message = z.infer<typeof messageSchema>;
+
+export const meetingIdSchema = z.string().trim().min(1).max(100);
+
+export const meetingListInputSchema = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(MEETING_LIST_GROUPED_LIMIT).default(MEETING_LIST_LIMIT),
+  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+});
+
+export const meetingDetailSchema = z.object({
+  meet: meetingSchema,
+  messages: z.array(messageSchema),
+});
+export type MeetingDetail = z.infer<typeof meetingDetailSchema>;
