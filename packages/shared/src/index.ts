@@ -2,3 +2,4 @@ export * from './errors.js';
 export * from './premium.js';
 export * from './meeting.js';
 export * from './transcript.js';
+export * from './handshake.js';
