@@ -1,0 +1,5 @@
+export * from './types.js';
+export * from './catalogue.js';
+export * from './languages.js';
+export * from './settings.js';
+export * from './limits.js';
