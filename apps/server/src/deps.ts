@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { Database, Db } from './db/database.js';
 import type { EventBus } from './events.js';
+import type { Secrets } from './secrets.js';
 
 /** What services need from the running server; built once in main.ts (and by tests). */
 export interface AppDeps {
@@ -10,4 +11,7 @@ export interface AppDeps {
   db: Db;
   events: EventBus;
   log: Logger;
+  secrets: Secrets;
+  /** Aborted when the server shuts down: ends live subscriptions so in-flight requests can finish. */
+  shutdown: AbortSignal;
 }

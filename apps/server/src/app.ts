@@ -1,0 +1,130 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyCors from '@fastify/cors';
+import fastifyStatic from '@fastify/static';
+import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
+import Fastify, { type FastifyError } from 'fastify';
+import { fastifyTRPCOpenApiPlugin, generateOpenApiDocument } from 'trpc-to-openapi';
+import type { ApiErrorBody } from '@mbox/shared';
+import { repoRoot } from './db/paths.js';
+import type { AppDeps } from './deps.js';
+import { appRouter, type AppRouter } from './trpc/app-router.js';
+import { createContext } from './trpc/context.js';
+
+export const API_VERSION = '0.1.0';
+/** Largest request body accepted; a transcript batch is far smaller. */
+const BODY_LIMIT = 2 * 1024 * 1024;
+
+const statusCodes: Record<number, string> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_SUPPORTED',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'TOO_MANY_REQUESTS',
+};
+
+/** Errors raised by Fastify itself (bad JSON, body too large, unknown route) in the API's error shape. */
+function errorBody(status: number, message: string): ApiErrorBody {
+  const code = statusCodes[status] ?? 'INTERNAL_SERVER_ERROR';
+  return { message, code, data: { code, httpStatus: status } };
+}
+
+export function openApiDocument() {
+  return generateOpenApiDocument(appRouter, {
+    title: 'Mbox API',
+    description: 'REST facade of the Mbox server. Every call takes `Authorization: Bearer <token>` unless marked public.',
+    version: API_VERSION,
+    baseUrl: '/v1',
+  });
+}
+
+export async function buildApp(deps: AppDeps, options: { webDist?: string | null } = {}) {
+  const app = Fastify({
+    loggerInstance: deps.log,
+    bodyLimit: BODY_LIMIT,
+    disableRequestLogging: deps.config.NODE_ENV === 'test',
+    trustProxy: true,
+    // Long-lived subscription streams must not hold up shutdown; they end on deps.shutdown.
+    forceCloseConnections: 'idle',
+  });
+
+  // Clients send `Content-Type: application/json` on every call, also on GET and DELETE with no body.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (!text.trim()) return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      const error = new Error('Body is not valid JSON') as FastifyError;
+      error.statusCode = 400;
+      done(error, undefined);
+    }
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    if (status === 500) request.log.error({ err: error }, 'request failed');
+    const message =
+      status === 413 ? `Body too large: at most ${BODY_LIMIT} bytes` : status === 500 ? 'Internal server error' : error.message;
+    return reply.status(status).send(errorBody(status, message));
+  });
+
+  if (deps.config.CORS_ORIGIN) {
+    await app.register(fastifyCors, { origin: deps.config.CORS_ORIGIN.split(','), credentials: false });
+  }
+
+  app.get('/healthz', async (_request, reply) => {
+    try {
+      await deps.db.$queryRaw`SELECT 1`;
+      return { ok: true, database: deps.database.kind };
+    } catch {
+      return reply.status(503).send({ ok: false, database: deps.database.kind });
+    }
+  });
+
+  await app.register(fastifyTRPCPlugin, {
+    prefix: '/trpc',
+    trpcOptions: {
+      router: appRouter,
+      createContext: ({ req, info }) =>
+        createContext(deps, {
+          authorization: req.headers.authorization,
+          connectionToken: typeof info.connectionParams?.token === 'string' ? info.connectionParams.token : undefined,
+          ip: req.ip,
+        }),
+    } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
+  });
+
+  const document = openApiDocument();
+  app.get('/v1/openapi.json', async () => document);
+  await app.register(fastifyTRPCOpenApiPlugin, {
+    basePath: '/v1',
+    router: appRouter,
+    createContext: ({ req }: { req: { headers: Record<string, string | string[] | undefined>; ip?: string } }) =>
+      createContext(deps, {
+        authorization: typeof req.headers.authorization === 'string' ? req.headers.authorization : undefined,
+        ip: req.ip ?? '',
+      }),
+  });
+
+  const webDist = options.webDist === undefined ? join(repoRoot, 'apps/web/dist') : options.webDist;
+  const serveWeb = webDist !== null && existsSync(join(webDist, 'index.html'));
+  if (serveWeb) {
+    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: ['index.html'] });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const isApi = /^\/(v1|trpc)(\/|$)/.test(request.url);
+    if (serveWeb && request.method === 'GET' && !isApi) {
+      // SPA fallback: client-side routes load the app shell.
+      return reply.type('text/html').sendFile('index.html');
+    }
+    return reply.status(404).send(errorBody(404, `No route for ${request.method} ${request.url.split('?')[0]}`));
+  });
+
+  return app;
+}

@@ -1,0 +1,124 @@
+import { TRPCError } from '@trpc/server';
+import {
+  UNTITLED_MEETING,
+  markSchema,
+  type Meeting as MeetingDto,
+  type MeetingDetail,
+  type Message as MessageDto,
+} from '@mbox/shared';
+import type { AppDeps } from '../../deps.js';
+import type { Meeting, Message } from '../../generated/prisma/client.js';
+
+export function toMeetingDto(meeting: Meeting): MeetingDto {
+  return {
+    key: meeting.id,
+    title: meeting.title.trim() || UNTITLED_MEETING,
+    meetCode: meeting.meetCode,
+    date: meeting.startedAt.getTime(),
+    createdAt: meeting.createdAt.getTime(),
+    finishedAt: meeting.finishedAt?.getTime() ?? null,
+    users: [...new Set(meeting.users.map((u) => u.trim()).filter(Boolean))],
+    encrypted: meeting.encrypted,
+    isAnalyzed: meeting.isAnalyzed,
+  };
+}
+
+export function toMessageDto(message: Message): MessageDto {
+  return {
+    key: message.id,
+    captionId: message.captionId,
+    user: message.user,
+    userAvatar: message.userAvatar,
+    text: message.text,
+    aiFixed: message.aiFixed,
+    marks: message.marks.filter((m) => markSchema.safeParse(m).success) as MessageDto['marks'],
+    comment: message.comment,
+    encrypted: message.encrypted,
+    final: message.final,
+    spokenAt: message.spokenAt.getTime(),
+    lastUpdated: message.lastUpdated.getTime(),
+  };
+}
+
+export function meetingNotFound(): TRPCError {
+  return new TRPCError({ code: 'NOT_FOUND', message: 'Meeting not found' });
+}
+
+/** The user's meeting, or NOT_FOUND — also for another user's meeting, so its existence never leaks. */
+export async function findOwnMeeting(deps: AppDeps, userId: string, meetingId: string): Promise<Meeting> {
+  const meeting = await deps.db.meeting.findFirst({ where: { id: meetingId, userId } });
+  if (!meeting) throw meetingNotFound();
+  return meeting;
+}
+
+/** Newest first. */
+export async function listMeetings(
+  deps: AppDeps,
+  userId: string,
+  page: { limit: number; offset: number },
+): Promise<MeetingDto[]> {
+  const meetings = await deps.db.meeting.findMany({
+    where: { userId },
+    orderBy: [{ startedAt: 'desc' }, { id: 'desc' }],
+    take: page.limit,
+    skip: page.offset,
+  });
+  return meetings.map(toMeetingDto);
+}
+
+const messageOrder = [{ spokenAt: 'asc' as const }, { id: 'asc' as const }];
+
+export async function getMeeting(deps: AppDeps, userId: string, meetingId: string): Promise<MeetingDetail> {
+  const meeting = await deps.db.meeting.findFirst({
+    where: { id: meetingId, userId },
+    include: { messages: { orderBy: messageOrder } },
+  });
+  if (!meeting) throw meetingNotFound();
+  return { meet: toMeetingDto(meeting), messages: meeting.messages.map(toMessageDto) };
+}
+
+/** Removes the meeting with its messages and summaries (cascade). */
+export async function deleteMeeting(deps: AppDeps, userId: string, meetingId: string): Promise<{ success: true }> {
+  const { count } = await deps.db.meeting.deleteMany({ where: { id: meetingId, userId } });
+  if (!count) throw meetingNotFound();
+  deps.events.emit('meeting.changed', { userId, meetingId, kind: 'deleted' });
+  return { success: true };
+}
+
+/** Streams new and updated lines of one meeting until the client leaves or the server stops. */
+export async function* watchLines(
+  deps: AppDeps,
+  userId: string,
+  meetingId: string,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<MessageDto> {
+  await findOwnMeeting(deps, userId, meetingId);
+  const stop = AbortSignal.any([deps.shutdown, ...(signal ? [signal] : [])]);
+  try {
+    for await (const event of deps.events.subscribe('meeting.lines', stop)) {
+      if (event.meetingId !== meetingId || event.userId !== userId) continue;
+      const messages = await deps.db.message.findMany({
+        where: { id: { in: event.messageIds }, meetingId },
+        orderBy: messageOrder,
+      });
+      for (const message of messages) yield toMessageDto(message);
+    }
+  } catch (error) {
+    if (!stop.aborted) throw error;
+  }
+}
+
+export async function* watchMeetings(
+  deps: AppDeps,
+  userId: string,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<{ meetingId: string; kind: 'created' | 'updated' | 'finished' | 'deleted' }> {
+  const stop = AbortSignal.any([deps.shutdown, ...(signal ? [signal] : [])]);
+  try {
+    for await (const event of deps.events.subscribe('meeting.changed', stop)) {
+      if (event.userId === userId) yield { meetingId: event.meetingId, kind: event.kind };
+    }
+  } catch (error) {
+    if (!stop.aborted) throw error;
+  }
+}

@@ -1,0 +1,24 @@
+import {
+  endMeetingInputSchema,
+  endMeetingOutputSchema,
+  ingestLinesInputSchema,
+  ingestLinesOutputSchema,
+} from '@mbox/shared';
+import { authedProcedure, router } from '../../trpc/trpc.js';
+import { endMeeting, ingestLines } from './service.js';
+
+const tags = ['transcript'];
+
+export const transcriptRouter = router({
+  ingest: authedProcedure
+    .meta({ openapi: { method: 'POST', path: '/transcript/lines', tags, protect: true, summary: 'Store caption lines' } })
+    .input(ingestLinesInputSchema)
+    .output(ingestLinesOutputSchema)
+    .mutation(({ ctx, input }) => ingestLines(ctx.deps, ctx.user.id, input)),
+
+  end: authedProcedure
+    .meta({ openapi: { method: 'POST', path: '/transcript/end', tags, protect: true, summary: 'Mark a meeting finished' } })
+    .input(endMeetingInputSchema)
+    .output(endMeetingOutputSchema)
+    .mutation(({ ctx, input }) => endMeeting(ctx.deps, ctx.user.id, input)),
+});

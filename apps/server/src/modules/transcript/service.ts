@@ -1,0 +1,123 @@
+import type { IngestLinesInput, IngestLinesOutput, TranscriptLine } from '@mbox/shared';
+import type { AppDeps } from '../../deps.js';
+
+/** Keeps the highest revision of each caption block when a batch repeats one. */
+function latestPerCaption(lines: TranscriptLine[]): TranscriptLine[] {
+  const latest = new Map<string, TranscriptLine>();
+  for (const line of lines) {
+    const seen = latest.get(line.captionId);
+    if (!seen || line.revision > seen.revision) latest.set(line.captionId, line);
+  }
+  return [...latest.values()];
+}
+
+function mergeNames(current: string[], added: Iterable<string>): string[] {
+  const names = new Set(current);
+  for (const name of added) if (name.trim()) names.add(name.trim());
+  return [...names];
+}
+
+/**
+ * Stores a batch of caption lines: upsert by (meeting, captionId), where a lower or equal revision never
+ * overwrites a higher one. Resending a batch changes nothing, so the extension may retry freely.
+ */
+export async function ingestLines(deps: AppDeps, userId: string, input: IngestLinesInput): Promise<IngestLinesOutput> {
+  const { meeting: info } = input;
+  const lines = latestPerCaption(input.lines);
+  const speakers = lines.map((l) => l.speaker);
+
+  const result = await deps.db.$transaction(async (tx) => {
+    const existingMeeting = await tx.meeting.findUnique({
+      where: { userId_sessionId: { userId, sessionId: info.sessionId } },
+    });
+    const meeting = await tx.meeting.upsert({
+      where: { userId_sessionId: { userId, sessionId: info.sessionId } },
+      create: {
+        userId,
+        sessionId: info.sessionId,
+        meetCode: info.meetCode,
+        title: info.title?.trim() ?? '',
+        startedAt: new Date(info.startedAt),
+        users: mergeNames(info.participants ?? [], speakers),
+      },
+      update: {
+        ...(info.title?.trim() ? { title: info.title.trim() } : {}),
+        users: mergeNames(existingMeeting?.users ?? [], [...(info.participants ?? []), ...speakers]),
+      },
+    });
+
+    const existing = await tx.message.findMany({
+      where: { meetingId: meeting.id, captionId: { in: lines.map((l) => l.captionId) } },
+      select: { captionId: true, revision: true },
+    });
+    const storedRevision = new Map(existing.map((m) => [m.captionId, m.revision]));
+    const fresh = lines.filter((l) => !storedRevision.has(l.captionId));
+    const newer = lines.filter((l) => (storedRevision.get(l.captionId) ?? Infinity) < l.revision);
+
+    const toRow = (l: TranscriptLine) => ({
+      captionId: l.captionId,
+      revision: l.revision,
+      final: l.final,
+      user: l.speaker,
+      userAvatar: l.avatar ?? '',
+      text: l.text,
+      spokenAt: new Date(l.spokenAt),
+    });
+    const created = fresh.length
+      ? await tx.message.createManyAndReturn({
+          data: fresh.map((l) => ({ ...toRow(l), meetingId: meeting.id })),
+          skipDuplicates: true,
+          select: { id: true, captionId: true },
+        })
+      : [];
+    const createdIds = new Set(created.map((m) => m.captionId));
+    // A concurrent batch may have inserted some of the "fresh" lines first: update those by revision too.
+    const toUpdate = [...newer, ...fresh.filter((l) => !createdIds.has(l.captionId))];
+    let updated = 0;
+    for (const line of toUpdate) {
+      const { count } = await tx.message.updateMany({
+        where: { meetingId: meeting.id, captionId: line.captionId, revision: { lt: line.revision } },
+        data: toRow(line),
+      });
+      updated += count;
+    }
+    const changedCaptions = [...createdIds, ...toUpdate.map((l) => l.captionId)];
+    const changed = changedCaptions.length
+      ? await tx.message.findMany({
+          where: { meetingId: meeting.id, captionId: { in: changedCaptions } },
+          select: { id: true },
+        })
+      : [];
+    return {
+      meetingId: meeting.id,
+      isNew: !existingMeeting,
+      accepted: created.length + updated,
+      changedIds: created.length + updated ? changed.map((m) => m.id) : [],
+    };
+  });
+
+  if (result.isNew) deps.events.emit('meeting.changed', { userId, meetingId: result.meetingId, kind: 'created' });
+  if (result.changedIds.length) {
+    deps.events.emit('meeting.lines', { userId, meetingId: result.meetingId, messageIds: result.changedIds });
+  }
+  return { meetingKey: result.meetingId, accepted: result.accepted };
+}
+
+/** Marks the meeting of a capture session finished; unknown sessions (no line ever sent) give null. */
+export async function endMeeting(
+  deps: AppDeps,
+  userId: string,
+  input: { sessionId: string; finishedAt: number },
+): Promise<{ meetingKey: string | null }> {
+  const meeting = await deps.db.meeting.findUnique({
+    where: { userId_sessionId: { userId, sessionId: input.sessionId } },
+  });
+  if (!meeting) return { meetingKey: null };
+  const finishedAt = new Date(Math.max(input.finishedAt, meeting.startedAt.getTime()));
+  // Keep the latest end: an early end from a closed tab must not undo a later one.
+  if (!meeting.finishedAt || meeting.finishedAt < finishedAt) {
+    await deps.db.meeting.update({ where: { id: meeting.id }, data: { finishedAt } });
+    deps.events.emit('meeting.changed', { userId, meetingId: meeting.id, kind: 'finished' });
+  }
+  return { meetingKey: meeting.id };
+}

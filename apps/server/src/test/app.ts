@@ -1,0 +1,94 @@
+import { createTRPCClient, httpLink, httpSubscriptionLink, splitLink } from '@trpc/client';
+import { EventSource } from 'eventsource';
+import pino from 'pino';
+import { buildApp } from '../app.js';
+import { loadConfig, type Config } from '../config.js';
+import type { AppDeps } from '../deps.js';
+import { EventBus } from '../events.js';
+import type { AppRouter } from '../trpc/app-router.js';
+import { createTestDatabase, type TestDatabase } from './database.js';
+
+export interface TestApp {
+  deps: AppDeps;
+  db: TestDatabase;
+  /** Origin of the listening server, e.g. http://127.0.0.1:41234 */
+  url: string;
+  /** Signs in a local account and returns its bearer token. */
+  signIn(email?: string): Promise<string>;
+  /** Calls the REST facade with a JSON body and bearer token; returns status and parsed body. */
+  rest<T = unknown>(
+    method: string,
+    path: string,
+    options?: { token?: string; body?: unknown; rawBody?: string },
+  ): Promise<{ status: number; body: T }>;
+  /** Typed tRPC client authenticated as `token`. */
+  trpc(token?: string): ReturnType<typeof createTRPCClient<AppRouter>>;
+  close(): Promise<void>;
+}
+
+/** Starts the real server on a new test database, listening on a random loopback port. */
+export async function startTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+  const db = await createTestDatabase();
+  const config = {
+    ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PORT: '0', DATA_DIR: '/nonexistent' }),
+    ...overrides,
+  };
+  const shutdown = new AbortController();
+  const deps: AppDeps = {
+    config,
+    database: db,
+    db: db.prisma,
+    events: new EventBus(),
+    log: pino({ level: config.LOG_LEVEL }),
+    secrets: {
+      authSecret: new TextEncoder().encode('test-secret-test-secret-test-secret-0123'),
+      masterKey: Buffer.alloc(32, 7),
+    },
+    shutdown: shutdown.signal,
+  };
+  const app = await buildApp(deps, { webDist: null });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+
+  const rest: TestApp['rest'] = async (method, path, options = {}) => {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    const response = await fetch(`${url}${path}`, {
+      method,
+      headers,
+      body: options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
+    });
+    const text = await response.text();
+    return { status: response.status, body: (text ? JSON.parse(text) : undefined) as never };
+  };
+
+  return {
+    deps,
+    db,
+    url,
+    rest,
+    async signIn(email = 'user@example.com') {
+      const { status, body } = await rest<{ token: string }>('POST', '/v1/auth/login', { body: { email } });
+      if (status !== 200) throw new Error(`sign-in failed: ${status} ${JSON.stringify(body)}`);
+      return body.token;
+    },
+    trpc(token) {
+      const headers = () => (token ? { authorization: `Bearer ${token}` } : {});
+      return createTRPCClient<AppRouter>({
+        links: [
+          splitLink({
+            condition: (op) => op.type === 'subscription',
+            true: httpSubscriptionLink({ url: `${url}/trpc`, EventSource, connectionParams: () => ({ token: token ?? '' }) }),
+            false: httpLink({ url: `${url}/trpc`, headers }),
+          }),
+        ],
+      });
+    },
+    async close() {
+      shutdown.abort();
+      await app.close();
+      await db.destroy();
+    },
+  };
+}

@@ -1,0 +1,12 @@
+import { authRouter } from '../modules/auth/router.js';
+import { meetingRouter } from '../modules/meeting/router.js';
+import { transcriptRouter } from '../modules/transcript/router.js';
+import { router } from './trpc.js';
+
+export const appRouter = router({
+  auth: authRouter,
+  meeting: meetingRouter,
+  transcript: transcriptRouter,
+});
+
+export type AppRouter = typeof appRouter;
