@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { buildPlans, ENTERPRISE_CONTACT_URL, findPlan, plansSchema } from './plans.js';
+
+describe('buildPlans', () => {
+  it('falls back to the Basic plan as current, In use', () => {
+    const plans = plansSchema.parse(buildPlans());
+    expect(plans.map((p) => [p.planId, p.title, p.price, p.current])).toEqual([
+      ['basic', 'Basic Plan', 'Free', true],
+      ['pro', 'All in One Pro Plan', '$7.99', false],
+      ['summarizer', 'Premium Summarizer Plan', '$3.99', false],
+      ['enterprise', 'Enterprise Plan', 'Custom', false],
+    ]);
+    expect(plans[0]?.actionText).toBe('In use');
+    expect(plans.filter((p) => p.current)).toHaveLength(1);
+  });
+
+  it('lists what Basic includes and excludes (spec §3)', () => {
+    const basic = findPlan('basic');
+    expect(basic.features.filter((f) => f.included).map((f) => f.title)).toEqual([
+      'Basic AI summaries',
+      'Real-time transcription with speaker detection',
+    ]);
+    expect(basic.features.filter((f) => !f.included).map((f) => f.title)).toEqual([
+      'AI transcription improvements',
+      'Advanced summaries',
+      'Advanced AI model',
+      'End-to-end encryption',
+      'Priority support',
+    ]);
+  });
+
+  it('prices the premium plans per month with the features of spec §9', () => {
+    const pro = findPlan('pro');
+    expect([pro.amountCents, pro.interval]).toEqual([799, 'month']);
+    expect(pro.features.map((f) => f.title)).toEqual(
+      expect.arrayContaining(['Unlimited daily summaries', 'Priority processing', 'Advanced AI model', 'End-to-end encryption']),
+    );
+    const summarizer = findPlan('summarizer');
+    expect([summarizer.amountCents, summarizer.interval]).toEqual([399, 'month']);
+    expect(summarizer.features.map((f) => f.title)).toEqual([
+      'Unlimited AI summaries per meeting',
+      'Advanced transcription analysis',
+      'Priority support',
+      'End-to-end encryption',
+    ]);
+  });
+
+  it('flags the given plan and sends Enterprise to its contact form', () => {
+    const plans = buildPlans('pro');
+    expect(plans.find((p) => p.current)?.planId).toBe('pro');
+    expect(plans.find((p) => p.planId === 'pro')?.actionText).toBe('In use');
+    expect(plans.find((p) => p.planId === 'basic')?.actionText).not.toBe('In use');
+    expect(plans.find((p) => p.planId === 'enterprise')?.contactUrl).toBe(ENTERPRISE_CONTACT_URL);
+  });
+
+  it('hands out copies that callers cannot use to alter the catalogue', () => {
+    buildPlans()[0]!.features[0]!.title = 'changed';
+    expect(buildPlans()[0]!.features[0]!.title).toBe('Basic AI summaries');
+  });
+});

@@ -1,0 +1,130 @@
+import { z } from 'zod';
+
+export const PLAN_IDS = ['basic', 'pro', 'summarizer', 'enterprise'] as const;
+export const planIdSchema = z.enum(PLAN_IDS);
+export type PlanId = z.infer<typeof planIdSchema>;
+
+/** Plans bought through the hosted payment page. */
+export const PAID_PLAN_IDS = ['pro', 'summarizer'] as const satisfies readonly PlanId[];
+export const paidPlanIdSchema = z.enum(PAID_PLAN_IDS, {
+  error: () => `Unknown plan: expected one of ${PAID_PLAN_IDS.join(', ')}`,
+});
+export type PaidPlanId = z.infer<typeof paidPlanIdSchema>;
+
+/**
+ * Where the Enterprise plan sends people (spec §4: an external contact form). A placeholder
+ * address: a deployment that sells Enterprise plans points it at its own form.
+ */
+export const ENTERPRISE_CONTACT_URL = 'mailto:enterprise@example.com?subject=Mbox%20Enterprise%20plan';
+
+export const planFeatureSchema = z.object({ title: z.string(), included: z.boolean() });
+export type PlanFeature = z.infer<typeof planFeatureSchema>;
+
+export const planSchema = z.object({
+  planId: planIdSchema,
+  title: z.string(),
+  /** Display price: 'Free', '$7.99', 'Custom'. */
+  price: z.string(),
+  /** Price in cents per interval; null when free or negotiated. */
+  amountCents: z.number().int().nullable(),
+  interval: z.enum(['month']).nullable(),
+  current: z.boolean(),
+  features: z.array(planFeatureSchema),
+  actionText: z.string(),
+  /** External page the plan's button opens instead of subscribing (Enterprise). */
+  contactUrl: z.string().nullable(),
+});
+export type Plan = z.infer<typeof planSchema>;
+export const plansSchema = z.array(planSchema);
+
+const included = (title: string): PlanFeature => ({ title, included: true });
+const excluded = (title: string): PlanFeature => ({ title, included: false });
+
+/** The premium features every paid plan brings to the meeting assistant (spec §9). */
+export const PREMIUM_DEFAULT_FEATURES: readonly string[] = [
+  'Unlimited AI summaries per meeting',
+  'Advanced transcription analysis',
+  'Priority support',
+  'End-to-end encryption',
+];
+
+/** The free plan's text on the public pricing page (spec §9). */
+export const PUBLIC_FREE_PLAN_FEATURES: readonly string[] = [
+  'Up to 10 summaries per day',
+  'Basic AI model',
+  '1,000 words per summary',
+];
+
+const PLAN_CARDS: readonly Omit<Plan, 'current'>[] = [
+  {
+    planId: 'basic',
+    title: 'Basic Plan',
+    price: 'Free',
+    amountCents: null,
+    interval: null,
+    // Spec §3: what the fallback plan includes and excludes.
+    features: [
+      included('Basic AI summaries'),
+      included('Real-time transcription with speaker detection'),
+      excluded('AI transcription improvements'),
+      excluded('Advanced summaries'),
+      excluded('Advanced AI model'),
+      excluded('End-to-end encryption'),
+      excluded('Priority support'),
+    ],
+    actionText: 'Free forever',
+    contactUrl: null,
+  },
+  {
+    planId: 'pro',
+    title: 'All in One Pro Plan',
+    price: '$7.99',
+    amountCents: 799,
+    interval: 'month',
+    features: [
+      included('Unlimited daily summaries'),
+      included('Priority processing'),
+      included('Advanced AI model'),
+      included('Includes meeting assistant premium features'),
+      ...PREMIUM_DEFAULT_FEATURES.map(included),
+    ],
+    actionText: 'Get Premium',
+    contactUrl: null,
+  },
+  {
+    planId: 'summarizer',
+    title: 'Premium Summarizer Plan',
+    price: '$3.99',
+    amountCents: 399,
+    interval: 'month',
+    features: PREMIUM_DEFAULT_FEATURES.map(included),
+    actionText: 'Get Premium',
+    contactUrl: null,
+  },
+  {
+    planId: 'enterprise',
+    title: 'Enterprise Plan',
+    price: 'Custom',
+    amountCents: null,
+    interval: null,
+    features: PREMIUM_DEFAULT_FEATURES.map(included),
+    actionText: 'Contact us',
+    contactUrl: ENTERPRISE_CONTACT_URL,
+  },
+];
+
+export const CURRENT_PLAN_ACTION_TEXT = 'In use';
+
+/** The plan cards with the given plan flagged current ('In use'); the Basic plan is the fallback. */
+export function buildPlans(currentPlanId: PlanId = 'basic'): Plan[] {
+  return PLAN_CARDS.map((card) => ({
+    ...card,
+    features: card.features.map((feature) => ({ ...feature })),
+    current: card.planId === currentPlanId,
+    actionText: card.planId === currentPlanId ? CURRENT_PLAN_ACTION_TEXT : card.actionText,
+  }));
+}
+
+export function findPlan(planId: PlanId): Plan {
+  return buildPlans().find((plan) => plan.planId === planId)!;
+}

@@ -1,0 +1,112 @@
+import { z } from 'zod';
+import { emailListSchema, emailListTextSchema } from './email-list.js';
+import { DEFAULT_TIME_ZONE, timeZoneSchema } from './days.js';
+import { languageCodeSchema } from './prompts/languages.js';
+import {
+  DEFAULT_SUMMARY_MAX_LENGTH,
+  DEFAULT_SUMMARY_MIN_LENGTH,
+  OFFERED_SUMMARY_DEPTHS,
+  summaryDepthSchema,
+  summarySettingsSchema,
+  type SummaryDepth,
+} from './prompts/settings.js';
+
+/** Upper bound of either summary length (words), so stored values stay meaningful and fit the column. */
+export const SUMMARY_LENGTH_CEILING = 10_000;
+
+const translateToSchema = z.union([languageCodeSchema, z.literal('')]);
+
+/** GET /v1/user-settings (spec §3), plus the derived premium state and the user's time zone. */
+export const userSettingsSchema = z.object({
+  sendNoSummary: z.boolean(),
+  sendSummary: z.boolean(),
+  redirectEmails: z.string(),
+  whiteEmailList: z.array(z.string()),
+  onboardingComplete: z.boolean(),
+  isPremium: z.boolean(),
+  /** Epoch seconds; 0 when never premium. */
+  premiumUntil: z.number().int(),
+  /** isPremium and premiumUntil in the future (spec §4). */
+  premiumActive: z.boolean(),
+  defaultSummaryDepth: summaryDepthSchema,
+  defaultMaxSummaryLength: z.number().int(),
+  defaultMinSummaryLength: z.number().int(),
+  /** Language code, or empty for no translation. */
+  defaultTranslateTo: translateToSchema,
+  /** IANA zone used to group meetings by day and to count "this month". */
+  timezone: z.string(),
+});
+export type UserSettings = z.infer<typeof userSettingsSchema>;
+
+export const USER_SETTINGS_DEFAULTS: UserSettings = {
+  sendNoSummary: false,
+  sendSummary: true,
+  redirectEmails: '',
+  whiteEmailList: [],
+  onboardingComplete: false,
+  isPremium: false,
+  premiumUntil: 0,
+  premiumActive: false,
+  defaultSummaryDepth: 'standard',
+  defaultMaxSummaryLength: DEFAULT_SUMMARY_MAX_LENGTH,
+  defaultMinSummaryLength: DEFAULT_SUMMARY_MIN_LENGTH,
+  defaultTranslateTo: '',
+  timezone: DEFAULT_TIME_ZONE,
+};
+
+/** Settings only premium users may change (spec §2 Summary tab, §6). */
+export const PREMIUM_SETTINGS_FIELDS = [
+  'defaultSummaryDepth',
+  'defaultMaxSummaryLength',
+  'defaultMinSummaryLength',
+  'defaultTranslateTo',
+] as const;
+export type PremiumSettingsField = (typeof PREMIUM_SETTINGS_FIELDS)[number];
+
+const offeredDepths = OFFERED_SUMMARY_DEPTHS.map((d) => d.value) as [SummaryDepth, ...SummaryDepth[]];
+
+// The length rules come from the summary settings schema, bounded above for storage.
+const { minLength, maxLength } = summarySettingsSchema.shape;
+
+/**
+ * PUT /v1/user-settings: any subset of the writable fields, each validated; unknown or read-only
+ * fields (isPremium, premiumUntil, premiumActive) are refused.
+ */
+export const userSettingsUpdateSchema = z
+  .strictObject({
+    sendNoSummary: z.boolean(),
+    sendSummary: z.boolean(),
+    redirectEmails: emailListTextSchema,
+    whiteEmailList: emailListSchema,
+    onboardingComplete: z.boolean(),
+    defaultSummaryDepth: z.enum(offeredDepths, {
+      error: () => `Unknown depth: expected one of ${offeredDepths.join(', ')}`,
+    }),
+    defaultMaxSummaryLength: maxLength.unwrap().max(SUMMARY_LENGTH_CEILING),
+    defaultMinSummaryLength: minLength.unwrap().max(SUMMARY_LENGTH_CEILING),
+    defaultTranslateTo: translateToSchema,
+    timezone: timeZoneSchema,
+  })
+  .partial();
+export type UserSettingsUpdate = z.infer<typeof userSettingsUpdateSchema>;
+
+function sameValue(a: unknown, b: unknown): boolean {
+  return Array.isArray(a) && Array.isArray(b)
+    ? a.length === b.length && a.every((item, i) => item === b[i])
+    : a === b;
+}
+
+/** Only the fields of `next` that differ from `current`: what a save sends (nothing → save disabled). */
+export function changedSettings(current: UserSettings, next: UserSettingsUpdate): UserSettingsUpdate {
+  const changes: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(next)) {
+    if (value !== undefined && !sameValue(current[key as keyof UserSettings], value)) changes[key] = value;
+  }
+  return changes as UserSettingsUpdate;
+}
+
+/** Premium-only fields an update would change; non-empty means a non-premium user is refused. */
+export function premiumFieldsChanged(current: UserSettings, update: UserSettingsUpdate): PremiumSettingsField[] {
+  const changes = changedSettings(current, update);
+  return PREMIUM_SETTINGS_FIELDS.filter((field) => changes[field] !== undefined);
+}
