@@ -1,0 +1,214 @@
+import type { TranscriptLine } from '@mbox/shared';
+import type {
+  CaptureEndMessage,
+  CaptureHealth,
+  CaptureHealthMessage,
+  CaptureLinesMessage,
+} from '../messages.js';
+import { findCaptionRegion, readCaptionBlocks } from './dom.js';
+import {
+  captionsButtonSaysOff,
+  isInCall,
+  isLeaveButtonClick,
+  meetCodeFromPath,
+  readParticipants,
+  readSelfName,
+  titleFromDocumentTitle,
+} from './page.js';
+import { CaptionTracker } from './tracker.js';
+
+/**
+ * Caption capture on meet.google.com. Reads the page only; every line goes to the service worker, which
+ * owns the durable outbox and the network. Timers here may stop when the tab is discarded; nothing is
+ * lost because every revision is handed to the worker within SEND_INTERVAL_MS.
+ */
+
+const POLL_MS = 1000;
+const SCAN_DEBOUNCE_MS = 60;
+const SEND_INTERVAL_MS = 500;
+const HEARTBEAT_MS = 10_000;
+/** call_end can vanish briefly while Meet re-renders its toolbar; only a lasting absence is a leave. */
+const LEFT_AFTER_MS = 3000;
+const SELF_NAME_KEY = 'mbox:self-name';
+
+interface Session {
+  sessionId: string;
+  meetCode: string;
+  startedAt: number;
+}
+
+const pageLoadId = crypto.randomUUID().slice(0, 8);
+let session: Session | null = null;
+let tracker: CaptionTracker | null = null;
+let observedRegion: Element | null = null;
+let observer: MutationObserver | null = null;
+let scanTimer: ReturnType<typeof setTimeout> | undefined;
+let notInCallSince: number | null = null;
+let gapSince: number | null = null;
+let lastHealthKey = '';
+let lastHealthSentAt = 0;
+let accountName: string | undefined;
+const pending = new Map<string, TranscriptLine>();
+
+function selfName(): string | undefined {
+  const fromPage = readSelfName(document);
+  if (fromPage) sessionStorage.setItem(SELF_NAME_KEY, fromPage);
+  return fromPage ?? sessionStorage.getItem(SELF_NAME_KEY) ?? accountName;
+}
+
+function send(message: CaptureLinesMessage | CaptureEndMessage | CaptureHealthMessage): void {
+  // The worker may be restarting or the extension reloaded; the next send carries the latest revisions.
+  chrome.runtime.sendMessage(message).catch((error: unknown) => console.debug('[mbox] worker unreachable', error));
+}
+
+function meetingInfo(current: Session): CaptureLinesMessage['meeting'] {
+  const meeting: CaptureLinesMessage['meeting'] = {
+    sessionId: current.sessionId,
+    meetCode: current.meetCode,
+    startedAt: current.startedAt,
+  };
+  const title = titleFromDocumentTitle(document.title, current.meetCode);
+  if (title) meeting.title = title;
+  const participants = readParticipants(document);
+  if (participants.length > 0) meeting.participants = participants;
+  return meeting;
+}
+
+function flushLines(): void {
+  if (!session || pending.size === 0) return;
+  const lines = [...pending.values()];
+  pending.clear();
+  send({ type: 'capture-lines', meeting: meetingInfo(session), lines });
+}
+
+/** A reload in the same call continues the same session, so the meeting is not split in two. */
+function sessionKey(meetCode: string): string {
+  return `mbox:session:${meetCode}`;
+}
+
+function startSession(meetCode: string): void {
+  const stored = sessionStorage.getItem(sessionKey(meetCode));
+  const restored = stored ? (JSON.parse(stored) as Session) : null;
+  session = restored ?? { sessionId: crypto.randomUUID(), meetCode, startedAt: Date.now() };
+  sessionStorage.setItem(sessionKey(meetCode), JSON.stringify(session));
+  tracker = new CaptionTracker({
+    idPrefix: pageLoadId,
+    now: () => Date.now(),
+    selfName,
+    onLine: (line) => pending.set(line.captionId, line),
+  });
+  detachObserver();
+  reportHealth(true);
+}
+
+function endSession(): void {
+  if (!session) return;
+  tracker?.finalizeAll();
+  flushLines();
+  send({ type: 'capture-end', sessionId: session.sessionId, finishedAt: Date.now() });
+  sessionStorage.removeItem(sessionKey(session.meetCode));
+  session = null;
+  tracker = null;
+  detachObserver();
+  reportHealth(true);
+}
+
+function detachObserver(): void {
+  observer?.disconnect();
+  observer = null;
+  observedRegion = null;
+}
+
+function scan(): void {
+  scanTimer = undefined;
+  if (!tracker || !observedRegion) return;
+  tracker.update(readCaptionBlocks(observedRegion));
+}
+
+function scheduleScan(): void {
+  scanTimer ??= setTimeout(scan, SCAN_DEBOUNCE_MS);
+}
+
+/** Meet replaces the region node on layout changes; follow whichever node is current. */
+function attachRegion(): void {
+  const region = findCaptionRegion(document);
+  if (region === observedRegion) return;
+  detachObserver();
+  if (!region) return;
+  observedRegion = region;
+  observer = new MutationObserver(scheduleScan);
+  observer.observe(region, { childList: true, subtree: true, characterData: true });
+  scan();
+}
+
+function health(now: number): CaptureHealth {
+  return {
+    sessionId: session?.sessionId ?? null,
+    meetCode: meetCodeFromPath(location.pathname),
+    inCall: session != null,
+    regionFound: observedRegion != null,
+    captionsOff: captionsButtonSaysOff(document),
+    lastLineAt: tracker?.lastLineAt ?? null,
+    gapSince,
+    updatedAt: now,
+  };
+}
+
+function reportHealth(force = false): void {
+  const now = Date.now();
+  const current = health(now);
+  const key = JSON.stringify({ ...current, updatedAt: 0 });
+  if (!force && key === lastHealthKey && now - lastHealthSentAt < HEARTBEAT_MS) return;
+  lastHealthKey = key;
+  lastHealthSentAt = now;
+  send({ type: 'capture-health', health: current, meeting: session ? meetingInfo(session) : null });
+}
+
+function poll(): void {
+  const now = Date.now();
+  const code = meetCodeFromPath(location.pathname);
+  if (session && session.meetCode !== code) endSession();
+
+  if (code && isInCall(document)) {
+    notInCallSince = null;
+    if (!session) startSession(code);
+  } else if (session) {
+    notInCallSince ??= now;
+    if (now - notInCallSince >= LEFT_AFTER_MS) endSession();
+  }
+
+  if (session && tracker) {
+    attachRegion();
+    gapSince = observedRegion ? null : (gapSince ?? now);
+    tracker.tick();
+  } else {
+    gapSince = null;
+  }
+  reportHealth();
+}
+
+function init(): void {
+  chrome.storage.local.get('account').then(
+    (items) => {
+      const account = items['account'] as { user?: { name?: string } } | undefined;
+      accountName = account?.user?.name || undefined;
+    },
+    () => undefined,
+  );
+  // Leaving tears the call UI down at once; finalize before the blocks disappear.
+  document.addEventListener('click', (event) => {
+    if (session && isLeaveButtonClick(event.target)) endSession();
+  }, true);
+  // A closing or reloading tab: hand over what is buffered (the worker ends the meeting on tab close).
+  window.addEventListener('pagehide', flushLines);
+  setInterval(poll, POLL_MS);
+  setInterval(flushLines, SEND_INTERVAL_MS);
+  poll();
+}
+
+// The worker injects this script into Meet tabs open at install time, which may already run it.
+const scope = window as unknown as Record<string, unknown>;
+if (!scope['__mboxCapture']) {
+  scope['__mboxCapture'] = true;
+  init();
+}

@@ -1,0 +1,198 @@
+import { describe, expect, it } from 'vitest';
+import type { TranscriptLine } from '@mbox/shared';
+import type { CaptionBlockSnapshot } from './dom.js';
+import { CaptionTracker, overlapPrefix } from './tracker.js';
+
+function setup(options: { selfName?: string } = {}) {
+  let now = 1_000_000;
+  const events: TranscriptLine[] = [];
+  const tracker = new CaptionTracker({
+    idPrefix: 'p',
+    now: () => now,
+    selfName: () => options.selfName,
+    onLine: (line) => events.push(line),
+  });
+  const latest = () => {
+    const byId = new Map<string, TranscriptLine>();
+    for (const e of events) byId.set(e.captionId, e);
+    return [...byId.values()];
+  };
+  return {
+    tracker,
+    events,
+    latest,
+    advance: (ms: number) => {
+      now += ms;
+    },
+    get now() {
+      return now;
+    },
+  };
+}
+
+const block = (key: object, speaker: string, text: string, avatar?: string): CaptionBlockSnapshot =>
+  avatar ? { key, speaker, text, avatar } : { key, speaker, text };
+
+describe('CaptionTracker', () => {
+  it('gives a block a stable id and a growing revision while Meet rewrites it in place', () => {
+    const t = setup();
+    const a = {};
+    t.tracker.update([block(a, 'Alice', '')]);
+    expect(t.events).toHaveLength(0);
+    for (const text of ['Hello', 'Hello every', 'Hello everyone', 'Hello everyone, welcome']) {
+      t.advance(100);
+      t.tracker.update([block(a, 'Alice', text, 'https://lh3/a.png')]);
+    }
+    expect(t.events.map((e) => [e.captionId, e.revision, e.text, e.final])).toEqual([
+      ['p-1', 0, 'Hello', false],
+      ['p-1', 1, 'Hello every', false],
+      ['p-1', 2, 'Hello everyone', false],
+      ['p-1', 3, 'Hello everyone, welcome', false],
+    ]);
+    expect(t.events[0]?.avatar).toBe('https://lh3/a.png');
+    expect(new Set(t.events.map((e) => e.spokenAt))).toEqual(new Set([1_000_100]));
+  });
+
+  it('does not emit again when nothing changed', () => {
+    const t = setup();
+    const a = {};
+    t.tracker.update([block(a, 'Alice', 'Hi there')]);
+    t.tracker.update([block(a, 'Alice', 'Hi there')]);
+    t.advance(100);
+    t.tracker.tick();
+    expect(t.events).toHaveLength(1);
+  });
+
+  it('finalizes a line when a later block belongs to another speaker, not when the same speaker continues', () => {
+    const t = setup();
+    const [a, b, c] = [{}, {}, {}];
+    t.tracker.update([block(a, 'Alice', 'First thought')]);
+    t.tracker.update([block(a, 'Alice', 'First thought'), block(b, 'Alice', 'Second thought')]);
+    expect(t.latest().map((l) => [l.text, l.final])).toEqual([
+      ['First thought', false],
+      ['Second thought', false],
+    ]);
+    t.tracker.update([block(a, 'Alice', 'First thought'), block(b, 'Alice', 'Second thought'), block(c, 'Bob', 'Reply')]);
+    expect(t.latest().map((l) => [l.captionId, l.text, l.final])).toEqual([
+      ['p-1', 'First thought', true],
+      ['p-2', 'Second thought', true],
+      ['p-3', 'Reply', false],
+    ]);
+  });
+
+  it('keeps emitting corrections to an older block after it became final', () => {
+    const t = setup();
+    const [a, b] = [{}, {}];
+    t.tracker.update([block(a, 'Alice', 'I red it'), block(b, 'Bob', 'Okay')]);
+    t.tracker.update([block(a, 'Alice', 'I read it'), block(b, 'Bob', 'Okay')]);
+    const alice = t.events.filter((e) => e.captionId === 'p-1');
+    expect(alice.at(-1)).toMatchObject({ text: 'I read it', final: true, revision: 1 });
+  });
+
+  it('finalizes after the idle timeout and reopens when the block changes again', () => {
+    const t = setup();
+    const a = {};
+    t.tracker.update([block(a, 'Alice', 'Let me think')]);
+    t.advance(6000);
+    t.tracker.tick();
+    expect(t.events.at(-1)).toMatchObject({ final: true, revision: 1 });
+    t.advance(500);
+    t.tracker.update([block(a, 'Alice', 'Let me think about it')]);
+    expect(t.events.at(-1)).toMatchObject({ text: 'Let me think about it', final: false, revision: 2 });
+  });
+
+  it('finalizes a block that left the DOM after the grace time, but not one that came back', () => {
+    const t = setup();
+    const [a, b] = [{}, {}];
+    t.tracker.update([block(a, 'Alice', 'Old words'), block(b, 'Alice', 'New words')]);
+    t.tracker.update([block(b, 'Alice', 'New words')]);
+    t.advance(100);
+    t.tracker.update([block(a, 'Alice', 'Old words'), block(b, 'Alice', 'New words')]);
+    t.advance(400);
+    t.tracker.tick();
+    expect(t.latest().find((l) => l.captionId === 'p-1')?.final).toBe(false);
+
+    t.tracker.update([block(b, 'Alice', 'New words')]);
+    t.advance(349);
+    t.tracker.tick();
+    expect(t.latest().find((l) => l.captionId === 'p-1')?.final).toBe(false);
+    t.advance(1);
+    t.tracker.tick();
+    expect(t.latest().find((l) => l.captionId === 'p-1')).toMatchObject({ final: true, text: 'Old words' });
+  });
+
+  it('keeps the longer text through a brief shrink and takes a shrink that lasts', () => {
+    const t = setup();
+    const a = {};
+    t.tracker.update([block(a, 'Alice', 'We should ship the the release')]);
+    t.advance(50);
+    t.tracker.update([block(a, 'Alice', 'We should ship')]);
+    t.advance(50);
+    t.tracker.update([block(a, 'Alice', 'We should ship the the release')]);
+    expect(t.events.map((e) => e.text)).toEqual(['We should ship the the release']);
+
+    t.tracker.update([block(a, 'Alice', 'We should ship the release')]);
+    t.advance(999);
+    t.tracker.tick();
+    expect(t.events.at(-1)?.text).toBe('We should ship the the release');
+    t.advance(1);
+    t.tracker.tick();
+    expect(t.events.at(-1)).toMatchObject({ text: 'We should ship the release', revision: 1 });
+  });
+
+  it('treats a sudden large shrink as a new line and drops the words Meet kept from the old one', () => {
+    const t = setup();
+    const a = {};
+    const long = `${'word '.repeat(60)}and this is where it ends.`;
+    t.tracker.update([block(a, 'Alice', long)]);
+    t.tracker.update([block(a, 'Alice', 'where it ends. Next sentence')]);
+    t.tracker.update([block(a, 'Alice', 'where it ends. Next sentence goes on')]);
+    expect(t.latest().map((l) => [l.captionId, l.text, l.final])).toEqual([
+      ['p-1', long, true],
+      ['p-1.2', 'Next sentence goes on', false],
+    ]);
+  });
+
+  it('does not duplicate lines when Meet re-renders the region with new elements', () => {
+    const t = setup();
+    const [a, b] = [{}, {}];
+    const sentence = 'This sentence is long enough to be recognised again';
+    t.tracker.update([block(a, 'Alice', 'Short'), block(b, 'Bob', sentence)]);
+    const [a2, b2] = [{}, {}];
+    t.tracker.update([block(a2, 'Alice', 'Short'), block(b2, 'Bob', sentence)]);
+    t.tracker.update([block(a2, 'Alice', 'Short'), block(b2, 'Bob', `${sentence} and it goes on`)]);
+    t.advance(1000);
+    t.tracker.tick();
+    expect(t.latest().map((l) => [l.captionId, l.text])).toEqual([
+      ['p-1', 'Short'],
+      ['p-2', `${sentence} and it goes on`],
+    ]);
+  });
+
+  it('replaces "You" with the user name', () => {
+    const t = setup({ selfName: 'Dana Scully' });
+    t.tracker.update([block({}, 'You', 'Can you hear me?')]);
+    expect(t.events[0]?.speaker).toBe('Dana Scully');
+  });
+
+  it('names a block without a speaker "Unknown speaker" (the server requires a speaker)', () => {
+    const t = setup();
+    t.tracker.update([block({}, '', 'Anyone?')]);
+    expect(t.events[0]?.speaker).toBe('Unknown speaker');
+  });
+
+  it('finalizes everything at meeting end', () => {
+    const t = setup();
+    t.tracker.update([block({}, 'Alice', 'Bye'), block({}, 'Alice', 'See you')]);
+    t.tracker.finalizeAll();
+    expect(t.latest().every((l) => l.final)).toBe(true);
+    expect(t.tracker.lastLineAt).toBe(t.now);
+  });
+});
+
+describe('overlapPrefix', () => {
+  it('finds the words that end one text and start the next', () => {
+    expect(overlapPrefix('a b c d', 'c d e')).toBe('c d');
+    expect(overlapPrefix('a b c', 'x y')).toBe('');
+  });
+});

@@ -1,0 +1,301 @@
+import type { TranscriptLine } from '@mbox/shared';
+import type { CaptionBlockSnapshot } from './dom.js';
+
+/**
+ * Turns successive snapshots of Meet's caption blocks into transcript line events.
+ *
+ * Meet rewrites the newest block in place while recognition refines it, so each line gets a stable id
+ * (per block element, through a WeakMap) and a revision that grows with every change; the server
+ * upserts by (session, captionId) and keeps the highest revision. A line is final when its block has
+ * left the DOM for a moment, a later block belongs to another speaker, it has been idle for a while,
+ * or the meeting ended. Editing a line that was final only through idleness reopens it.
+ */
+
+export interface TrackerOptions {
+  /** Unique per page load so caption ids never collide within a session after a reload. */
+  idPrefix: string;
+  now: () => number;
+  /** The user's own name, for Meet's "You" speaker label. */
+  selfName: () => string | undefined;
+  onLine: (line: TranscriptLine) => void;
+  /** Without changes for this long, a line is final. */
+  idleFinalMs?: number;
+  /** A block gone for this long is final (Meet sometimes detaches and re-attaches a block). */
+  removedGraceMs?: number;
+  /** A shrink of at least this many characters is Meet cutting a long monologue: a new line starts. */
+  largeShrinkChars?: number;
+  /** A smaller shrink is only taken once it has lasted this long (Meet shrinks briefly while refining). */
+  shrinkSettleMs?: number;
+}
+
+/** Meet's label for the user's own captions (English UI; other languages keep their own label). */
+export const SELF_LABELS = new Set(['You']);
+export const UNKNOWN_SPEAKER = 'Unknown speaker';
+
+interface LineState {
+  captionId: string;
+  revision: number;
+  speaker: string;
+  avatar: string | undefined;
+  text: string;
+  /** Shorter text the block shows right now, not yet accepted (see shrinkSettleMs), and since when. */
+  shorter: { text: string; since: number } | undefined;
+  spokenAt: number;
+  lastChangeAt: number;
+  /** The block showing this line is not in the region any more (since this time). */
+  detachedAt: number | undefined;
+  /** A later block belongs to another speaker. */
+  followedByOtherSpeaker: boolean;
+  /** Why the line takes no more updates: split off by a monologue cut, removed past the grace time, or meeting ended. */
+  closed: 'split' | 'removed' | 'ended' | undefined;
+  emitted: { text: string; speaker: string; avatar: string | undefined; final: boolean } | undefined;
+}
+
+interface BlockState {
+  blockNo: number;
+  /** Number of lines this block has produced (monologue cuts start a new one). */
+  lineCount: number;
+  line: LineState | undefined;
+  /** After a monologue cut, the words Meet kept that the previous line already holds. */
+  overlap: string;
+}
+
+/** Region replacements re-render the same blocks as new elements; they must not become duplicate lines. */
+const ADOPT_MIN_PREFIX = 20;
+/** Re-rendering happens at once; a line gone for longer is history, and matching it would swallow a repeat. */
+const ADOPT_WINDOW_MS = 5000;
+const RECENT_LINES_KEPT = 30;
+
+/** The longest run of words that ends `before` and starts `after`, as it appears in `after`. */
+export function overlapPrefix(before: string, after: string): string {
+  const a = before.split(' ');
+  const b = after.split(' ');
+  for (let k = Math.min(a.length, b.length); k > 0; k -= 1) {
+    if (a.slice(a.length - k).join(' ') === b.slice(0, k).join(' ')) return b.slice(0, k).join(' ');
+  }
+  return '';
+}
+
+function normalizeForMatch(text: string): string {
+  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+}
+
+export class CaptionTracker {
+  private readonly blocks = new WeakMap<object, BlockState>();
+  private nextBlockNo = 1;
+  /** Lines still able to change, plus recently closed ones a re-rendered block may re-adopt. */
+  private lines: LineState[] = [];
+  private readonly idleFinalMs: number;
+  private readonly removedGraceMs: number;
+  private readonly largeShrinkChars: number;
+  private readonly shrinkSettleMs: number;
+  private lastLineAtValue: number | undefined;
+
+  constructor(private readonly options: TrackerOptions) {
+    this.idleFinalMs = options.idleFinalMs ?? 6000;
+    this.removedGraceMs = options.removedGraceMs ?? 350;
+    this.largeShrinkChars = options.largeShrinkChars ?? 200;
+    this.shrinkSettleMs = options.shrinkSettleMs ?? 1000;
+  }
+
+  /** When the last line event was emitted, for capture health. */
+  get lastLineAt(): number | undefined {
+    return this.lastLineAtValue;
+  }
+
+  /** Feed the blocks currently in the caption region, oldest first. */
+  update(snapshots: readonly CaptionBlockSnapshot[]): void {
+    const now = this.options.now();
+    const speakers = snapshots.map((s) => this.resolveSpeaker(s.speaker));
+    // Lines of blocks already known are present before new blocks may adopt a missing line.
+    const present = new Set<LineState>();
+    for (const snapshot of snapshots) {
+      const line = this.blocks.get(snapshot.key)?.line;
+      if (line) present.add(line);
+    }
+
+    snapshots.forEach((snapshot, index) => {
+      const line = this.updateBlock(snapshot, speakers[index] ?? UNKNOWN_SPEAKER, now, present);
+      if (!line) return;
+      present.add(line);
+      if (speakers.slice(index + 1).some((s) => s !== line.speaker)) line.followedByOtherSpeaker = true;
+    });
+
+    for (const line of this.lines) {
+      if (present.has(line)) line.detachedAt = undefined;
+      else line.detachedAt ??= now;
+    }
+    this.settle(now);
+  }
+
+  /** Re-evaluate time-based finality (idle, removed blocks); call periodically. */
+  tick(): void {
+    this.settle(this.options.now());
+  }
+
+  /** Meeting ended or capture stops: every open line becomes final now. */
+  finalizeAll(): void {
+    const now = this.options.now();
+    for (const line of this.lines) {
+      line.closed ??= 'ended';
+      this.emit(line, now);
+    }
+  }
+
+  private resolveSpeaker(label: string): string {
+    if (SELF_LABELS.has(label)) return this.options.selfName() || label;
+    return label || UNKNOWN_SPEAKER;
+  }
+
+  private updateBlock(
+    snapshot: CaptionBlockSnapshot,
+    speaker: string,
+    now: number,
+    present: ReadonlySet<LineState>,
+  ): LineState | undefined {
+    let block = this.blocks.get(snapshot.key);
+    if (!block) {
+      block = { blockNo: this.nextBlockNo++, lineCount: 0, line: undefined, overlap: '' };
+      this.blocks.set(snapshot.key, block);
+    }
+    let text = snapshot.text;
+    if (block.overlap) {
+      if (text.startsWith(block.overlap)) text = text.slice(block.overlap.length).trim();
+      else block.overlap = '';
+    }
+    let line = block.line;
+    if (!line) {
+      // Meet adds a block before any words arrive; it becomes a line with its first words.
+      if (!text) return undefined;
+      line = this.adoptMissing(speaker, text, present, now) ?? this.newLine(block, speaker, snapshot.avatar, text, now);
+      block.line = line;
+      this.applyText(line, text, now);
+      return line;
+    }
+    if (!this.lines.includes(line)) return undefined;
+
+    if (line.text.length - text.length >= this.largeShrinkChars && text) {
+      // Meet cut a long monologue: what is left continues in a new line, minus words already captured.
+      line.closed = 'split';
+      this.emit(line, now);
+      block.overlap = overlapPrefix(line.text, text);
+      line = this.newLine(block, speaker, snapshot.avatar, text.slice(block.overlap.length).trim(), now);
+      block.line = line;
+    } else if (text.length < line.text.length) {
+      // Keep the longer text unless the shrink lasts (settle() takes it then).
+      if (line.shorter?.text !== text) line.shorter = { text, since: now };
+    } else {
+      line.shorter = undefined;
+      this.applyText(line, text, now);
+    }
+    // Meet may correct the speaker of a block; an avatar that fails to load is not a correction.
+    if (line.speaker !== speaker || (snapshot.avatar && line.avatar !== snapshot.avatar)) {
+      line.speaker = speaker;
+      line.avatar = snapshot.avatar ?? line.avatar;
+      line.lastChangeAt = now;
+    }
+    return line;
+  }
+
+  private applyText(line: LineState, text: string, now: number): void {
+    if (text === line.text) return;
+    line.text = text;
+    line.lastChangeAt = now;
+  }
+
+  private newLine(block: BlockState, speaker: string, avatar: string | undefined, text: string, now: number): LineState {
+    block.lineCount += 1;
+    const suffix = block.lineCount > 1 ? `.${block.lineCount}` : '';
+    const line: LineState = {
+      captionId: `${this.options.idPrefix}-${block.blockNo}${suffix}`,
+      revision: -1,
+      speaker,
+      avatar,
+      text,
+      shorter: undefined,
+      spokenAt: now,
+      lastChangeAt: now,
+      detachedAt: undefined,
+      followedByOtherSpeaker: false,
+      closed: undefined,
+      emitted: undefined,
+    };
+    this.lines.push(line);
+    return line;
+  }
+
+  /**
+   * A line missing from the region, of the same speaker and with matching text: the same block re-rendered
+   * by Meet (e.g. the region was replaced). It continues instead of becoming a duplicate.
+   */
+  private adoptMissing(
+    speaker: string,
+    text: string,
+    present: ReadonlySet<LineState>,
+    now: number,
+  ): LineState | undefined {
+    const wanted = normalizeForMatch(text);
+    const line = this.lines.find((candidate) => {
+      if (present.has(candidate) || candidate.closed === 'split' || candidate.speaker !== speaker) return false;
+      if (candidate.detachedAt !== undefined && now - candidate.detachedAt > ADOPT_WINDOW_MS) return false;
+      const have = normalizeForMatch(candidate.text);
+      if (have === wanted) return true;
+      const [shorter, longer] = have.length < wanted.length ? [have, wanted] : [wanted, have];
+      return shorter.length >= ADOPT_MIN_PREFIX && longer.startsWith(shorter);
+    });
+    if (line?.closed === 'removed') line.closed = undefined;
+    return line;
+  }
+
+  private settle(now: number): void {
+    for (const line of this.lines) {
+      if (!line.closed && line.detachedAt !== undefined && now - line.detachedAt >= this.removedGraceMs) {
+        line.closed = 'removed';
+      }
+      if (line.shorter && !line.closed && line.detachedAt === undefined && now - line.shorter.since >= this.shrinkSettleMs) {
+        this.applyText(line, line.shorter.text, now);
+        line.shorter = undefined;
+      }
+      this.emit(line, now);
+    }
+    // Closed lines stay adoptable for a while; drop the oldest beyond a small window.
+    const closed = this.lines.filter((l) => l.closed);
+    if (closed.length > RECENT_LINES_KEPT) {
+      const drop = new Set(closed.slice(0, closed.length - RECENT_LINES_KEPT));
+      this.lines = this.lines.filter((l) => !drop.has(l));
+    }
+  }
+
+  private isFinal(line: LineState, now: number): boolean {
+    return line.closed !== undefined || line.followedByOtherSpeaker || now - line.lastChangeAt >= this.idleFinalMs;
+  }
+
+  /** Emits a new revision when anything the server stores has changed. */
+  private emit(line: LineState, now: number): void {
+    if (!line.text) return;
+    const final = this.isFinal(line, now);
+    const previous = line.emitted;
+    if (
+      previous &&
+      previous.text === line.text &&
+      previous.speaker === line.speaker &&
+      previous.avatar === line.avatar &&
+      previous.final === final
+    ) {
+      return;
+    }
+    line.revision += 1;
+    line.emitted = { text: line.text, speaker: line.speaker, avatar: line.avatar, final };
+    this.lastLineAtValue = now;
+    const event: TranscriptLine = {
+      captionId: line.captionId,
+      revision: line.revision,
+      speaker: line.speaker,
+      text: line.text,
+      spokenAt: line.spokenAt,
+      final,
+    };
+    if (line.avatar) event.avatar = line.avatar;
+    this.options.onLine(event);
+  }
+}
