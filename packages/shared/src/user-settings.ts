@@ -68,22 +68,27 @@ const offeredDepths = OFFERED_SUMMARY_DEPTHS.map((d) => d.value) as [SummaryDept
 // The length rules come from the summary settings schema, bounded above for storage.
 const { minLength, maxLength } = summarySettingsSchema.shape;
 
+// The REST facade (trpc-to-openapi) switches plain number and boolean input fields to coercion, in
+// place, so "false" would read as true; behind a pipe they stay strict JSON types on both transports.
+const strictBoolean = z.boolean().pipe(z.boolean());
+const strictNumber = (schema: z.ZodNumber) => schema.pipe(z.number());
+
 /**
  * PUT /v1/user-settings: any subset of the writable fields, each validated; unknown or read-only
  * fields (isPremium, premiumUntil, premiumActive) are refused.
  */
 export const userSettingsUpdateSchema = z
   .strictObject({
-    sendNoSummary: z.boolean(),
-    sendSummary: z.boolean(),
+    sendNoSummary: strictBoolean,
+    sendSummary: strictBoolean,
     redirectEmails: emailListTextSchema,
     whiteEmailList: emailListSchema,
-    onboardingComplete: z.boolean(),
+    onboardingComplete: strictBoolean,
     defaultSummaryDepth: z.enum(offeredDepths, {
       error: () => `Unknown depth: expected one of ${offeredDepths.join(', ')}`,
     }),
-    defaultMaxSummaryLength: maxLength.unwrap().max(SUMMARY_LENGTH_CEILING),
-    defaultMinSummaryLength: minLength.unwrap().max(SUMMARY_LENGTH_CEILING),
+    defaultMaxSummaryLength: strictNumber(maxLength.unwrap().max(SUMMARY_LENGTH_CEILING)),
+    defaultMinSummaryLength: strictNumber(minLength.unwrap().max(SUMMARY_LENGTH_CEILING)),
     defaultTranslateTo: translateToSchema,
     timezone: timeZoneSchema,
   })

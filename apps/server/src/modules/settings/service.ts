@@ -1,0 +1,86 @@
+import { TRPCError } from '@trpc/server';
+import { ZodRealError } from 'zod';
+import {
+  isPremiumActive,
+  premiumFieldsChanged,
+  summarySettingsSchema,
+  toEpochSeconds,
+  userSettingsSchema,
+  type UserSettings,
+  type UserSettingsUpdate,
+} from '@mbox/shared';
+import type { AppDeps } from '../../deps.js';
+import type { Prisma, User } from '../../generated/prisma/client.js';
+
+const settingsSelect = {
+  sendNoSummary: true,
+  sendSummary: true,
+  redirectEmails: true,
+  whiteEmailList: true,
+  onboardingComplete: true,
+  isPremium: true,
+  premiumUntil: true,
+  defaultSummaryDepth: true,
+  defaultMaxSummaryLength: true,
+  defaultMinSummaryLength: true,
+  defaultTranslateTo: true,
+  timezone: true,
+} as const satisfies Prisma.UserSelect;
+
+type SettingsRow = Pick<User, keyof typeof settingsSelect>;
+
+function toUserSettings(row: SettingsRow, now = new Date()): UserSettings {
+  // Parsed so a value stored before a rule existed surfaces here, not as a malformed answer.
+  return userSettingsSchema.parse({
+    ...row,
+    premiumUntil: toEpochSeconds(row.premiumUntil),
+    premiumActive: isPremiumActive(row, now),
+  });
+}
+
+export async function getSettings(deps: AppDeps, userId: string): Promise<UserSettings> {
+  return toUserSettings(await deps.db.user.findUniqueOrThrow({ where: { id: userId }, select: settingsSelect }));
+}
+
+/**
+ * Merges the sent fields into the stored settings. Non-premium users may not change premium-only
+ * fields (sending their current value is harmless, so clients may send the whole object); the
+ * lengths must stay consistent once merged.
+ */
+export async function updateSettings(deps: AppDeps, userId: string, update: UserSettingsUpdate): Promise<UserSettings> {
+  return deps.db.$transaction(async (tx) => {
+    // Row lock: two concurrent saves must not each pass the length check against stale values.
+    await tx.$queryRaw`SELECT 1 FROM "User" WHERE id = ${userId} FOR UPDATE`;
+    const row = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: settingsSelect });
+    const current = toUserSettings(row);
+    const premiumOnly = premiumFieldsChanged(current, update);
+    if (premiumOnly.length > 0 && !current.premiumActive) {
+      throw new TRPCError({
+        code: 'FORBIDDEN',
+        message: `Only premium users can change ${premiumOnly.join(', ')}: upgrade to premium to use summary settings`,
+      });
+    }
+    const minLength = update.defaultMinSummaryLength ?? current.defaultMinSummaryLength;
+    const maxLength = update.defaultMaxSummaryLength ?? current.defaultMaxSummaryLength;
+    const lengths = summarySettingsSchema.safeParse({ minLength, maxLength });
+    if (!lengths.success) {
+      // A Zod error becomes a 400 naming the field (trpc.ts), like any other input error.
+      throw new ZodRealError([
+        {
+          code: 'custom',
+          path: [update.defaultMaxSummaryLength === undefined ? 'defaultMinSummaryLength' : 'defaultMaxSummaryLength'],
+          message: `The maximum summary length must be 0 (no limit) or at least the minimum (${minLength}); the maximum is ${maxLength}`,
+          input: update,
+        },
+      ]);
+    }
+    const saved = await tx.user.update({ where: { id: userId }, data: update, select: settingsSelect });
+    return toUserSettings(saved);
+  });
+}
+
+export async function completeOnboarding(deps: AppDeps, userId: string): Promise<UserSettings> {
+  return toUserSettings(
+    await deps.db.user.update({ where: { id: userId }, data: { onboardingComplete: true }, select: settingsSelect }),
+  );
+}
