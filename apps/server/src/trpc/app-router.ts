@@ -1,7 +1,5 @@
 import { authRouter } from '../modules/auth/router.js';
 import { meetingRouter } from '../modules/meeting/router.js';
-import { messageRouter } from '../modules/message/router.js';
-import { summaryRouter } from '../modules/summary/router.js';
 import { settingsRouter } from '../modules/settings/router.js';
 import { transcriptRouter } from '../modules/transcript/router.js';
 import { router } from './trpc.js';
@@ -9,8 +7,6 @@ import { router } from './trpc.js';
 export const appRouter = router({
   auth: authRouter,
   meeting: meetingRouter,
-  message: messageRouter,
-  summary: summaryRouter,
   settings: settingsRouter,
   transcript: transcriptRouter,
 });
