@@ -58,6 +58,8 @@ interface BlockState {
   line: LineState | undefined;
   /** After a monologue cut, the words Meet kept that the previous line already holds. */
   overlap: string;
+  /** Length of the block's text as Meet showed it last time (before removing any overlap). */
+  shownLength: number;
 }
 
 /** Region replacements re-render the same blocks as new elements; they must not become duplicate lines. */
@@ -155,11 +157,14 @@ export class CaptionTracker {
   ): LineState | undefined {
     let block = this.blocks.get(snapshot.key);
     if (!block) {
-      block = { blockNo: this.nextBlockNo++, lineCount: 0, line: undefined, overlap: '' };
+      block = { blockNo: this.nextBlockNo++, lineCount: 0, line: undefined, overlap: '', shownLength: 0 };
       this.blocks.set(snapshot.key, block);
     }
+    // Measured on what Meet shows, so a cut is seen even when the current line holds only part of it.
+    const cut = block.shownLength - snapshot.text.length >= this.largeShrinkChars && snapshot.text !== '';
+    block.shownLength = snapshot.text.length;
     let text = snapshot.text;
-    if (block.overlap) {
+    if (block.overlap && !cut) {
       if (text.startsWith(block.overlap)) text = text.slice(block.overlap.length).trim();
       else block.overlap = '';
     }
@@ -174,7 +179,7 @@ export class CaptionTracker {
     }
     if (!this.lines.includes(line)) return undefined;
 
-    if (line.text.length - text.length >= this.largeShrinkChars && text) {
+    if (cut) {
       // Meet cut a long monologue: what is left continues in a new line, minus words already captured.
       line.closed = 'split';
       this.emit(line, now);
