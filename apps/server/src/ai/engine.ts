@@ -1,0 +1,281 @@
+import {
+  PROMPTS,
+  promptTitle,
+  summarySettingsSchema,
+  type PromptKey,
+  type SummarySettings,
+  type SummarySettingsInput,
+} from '@mbox/shared';
+import type { Config } from '../config.js';
+import { groupWithinBudget, splitLinesIntoChunks } from './chunking.js';
+import { mapWithConcurrency } from './concurrency.js';
+import { AiInputError, LlmNotConfiguredError, LlmRequestError } from './errors.js';
+import { lengthBudget } from './length.js';
+import { generateOffline } from './offline/engine.js';
+import { fixLineOffline } from './offline/fix-line.js';
+import { OpenAiProvider } from './openai-provider.js';
+import {
+  buildChunkMessages,
+  buildCombineMessages,
+  buildFixLineMessages,
+  buildMergeNotesMessages,
+  buildSummaryMessages,
+  buildTranslateMessages,
+  formatTranscriptLine,
+} from './prompt-builder.js';
+import { answerToSafeHtml, sanitizeSummaryHtml } from './sanitize.js';
+import { countMessageTokens, countTokens } from './tokens.js';
+import type { ChatMessage, LlmProvider, LlmResult, ModelTier, TokenUsage, TranscriptTurn } from './types.js';
+import { cleanTurnText } from './offline/text.js';
+
+export const OFFLINE_MODEL = 'mbox-offline';
+
+export interface GenerateSummaryInput {
+  transcript: readonly TranscriptTurn[];
+  promptKey: PromptKey;
+  /** The question, for promptKey 'custom'. */
+  customPrompt?: string;
+  /** Missing fields take the server defaults (standard, min 200, max 0, no translation). */
+  settings?: SummarySettingsInput;
+  tier: ModelTier;
+  /** Receives the answer's raw text as it is produced (the whole offline answer at once). */
+  onToken?: (delta: string) => void;
+  signal?: AbortSignal;
+}
+
+export interface GeneratedSummary {
+  title: string;
+  /** Sanitised HTML, ready to store. */
+  html: string;
+  model: string;
+  usage: TokenUsage;
+  /** Parts the transcript was split into (1 when it fit the context). */
+  chunks: number;
+}
+
+export interface TranslateInput {
+  html: string;
+  languageCode: string;
+  tier: ModelTier;
+  signal?: AbortSignal;
+}
+
+export interface FixLineInput {
+  text: string;
+  tier: ModelTier;
+  signal?: AbortSignal;
+}
+
+export interface AiEngineOptions {
+  /** The LLM; absent = the offline engine answers (and translation is refused). */
+  provider?: LlmProvider;
+  /** Context window assumed for the model, in tokens (LLM_CONTEXT_TOKENS). */
+  contextTokens: number;
+  /** Chunk requests running at once for long meetings (LLM_CONCURRENCY). */
+  concurrency: number;
+}
+
+const ZERO_USAGE: TokenUsage = { promptTokens: 0, completionTokens: 0 };
+
+function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
+  return { promptTokens: a.promptTokens + b.promptTokens, completionTokens: a.completionTokens + b.completionTokens };
+}
+
+/**
+ * The AI engine: summaries of every prompt type, custom questions, translations and line fixes,
+ * through an OpenAI-compatible LLM when configured and the offline engine otherwise.
+ */
+export class AiEngine {
+  private readonly provider: LlmProvider | undefined;
+  private readonly contextTokens: number;
+  private readonly concurrency: number;
+
+  constructor(options: AiEngineOptions) {
+    this.provider = options.provider;
+    this.contextTokens = options.contextTokens;
+    this.concurrency = Math.max(1, options.concurrency);
+  }
+
+  static fromConfig(config: Config): AiEngine {
+    const configured = Boolean(config.OPENAI_API_KEY || config.OPENAI_BASE_URL);
+    return new AiEngine({
+      provider: configured
+        ? new OpenAiProvider({
+            apiKey: config.OPENAI_API_KEY,
+            baseURL: config.OPENAI_BASE_URL,
+            models: { basic: config.OPENAI_MODEL_BASIC, advanced: config.OPENAI_MODEL_ADVANCED },
+            timeoutMs: config.LLM_TIMEOUT_MS,
+            maxRetries: config.LLM_MAX_RETRIES,
+          })
+        : undefined,
+      contextTokens: config.LLM_CONTEXT_TOKENS,
+      concurrency: config.LLM_CONCURRENCY,
+    });
+  }
+
+  get isLlmConfigured(): boolean {
+    return this.provider !== undefined;
+  }
+
+  /** Tokens kept free for the answer in every request. */
+  private get outputTokens(): number {
+    return Math.max(256, Math.min(4096, Math.round(this.contextTokens * 0.25)));
+  }
+
+  async generateSummary(input: GenerateSummaryInput): Promise<GeneratedSummary> {
+    const settings = parseSettings(input.settings);
+    const customPrompt = input.customPrompt?.trim();
+    if (input.promptKey === 'custom' && (!customPrompt || customPrompt.length < 6)) {
+      throw new AiInputError('customPrompt', 'A custom prompt needs a question of at least 6 characters.');
+    }
+    const title = promptTitle(input.promptKey, customPrompt);
+    if (!this.provider) {
+      const html = sanitizeSummaryHtml(
+        generateOffline({ transcript: input.transcript, promptKey: input.promptKey, settings, customPrompt }),
+      );
+      input.onToken?.(html);
+      return { title, html, model: OFFLINE_MODEL, usage: ZERO_USAGE, chunks: 1 };
+    }
+    const result = await this.generateWithLlm(this.provider, { ...input, customPrompt }, settings);
+    const html = answerToSafeHtml(result.text);
+    if (!html) throw new LlmRequestError('The LLM returned an empty answer.', undefined, 'empty', 1);
+    return { title, html, model: result.model, usage: result.usage, chunks: result.chunks };
+  }
+
+  private async generateWithLlm(
+    provider: LlmProvider,
+    input: GenerateSummaryInput,
+    settings: SummarySettings,
+  ): Promise<LlmResult & { chunks: number }> {
+    const lines = input.transcript
+      .map((t) => ({ speaker: t.speaker, text: cleanTurnText(t.text) }))
+      .filter((t) => t.text.length > 0)
+      .map(formatTranscriptLine);
+    const transcriptText = lines.join('\n');
+    const common = { promptKey: input.promptKey, settings, customPrompt: input.customPrompt };
+    const inputBudget = this.contextTokens - this.outputTokens;
+    const direct = buildSummaryMessages({ ...common, transcriptText });
+    if (countMessageTokens(direct) <= inputBudget) {
+      return { ...(await this.call(provider, direct, input, this.outputTokens, input.onToken)), chunks: 1 };
+    }
+
+    // Map: notes of each part, sized so that all notes together fit the combine request.
+    const noteCeiling = 400;
+    const chunkOutput = Math.min(this.outputTokens, noteCeiling * 2);
+    const overhead = countMessageTokens(
+      buildChunkMessages({ promptKey: input.promptKey, chunkText: '', part: 999, parts: 999, noteWords: noteCeiling, customPrompt: input.customPrompt }),
+    );
+    const chunkBudget = this.contextTokens - chunkOutput - overhead;
+    if (chunkBudget < 64) throw new AiInputError('LLM_CONTEXT_TOKENS', 'LLM_CONTEXT_TOKENS is too small to split the transcript.');
+    const chunks = splitLinesIntoChunks(lines, chunkBudget, countTokens);
+    const combineOverhead = countMessageTokens(buildCombineMessages({ ...common, notes: [] }));
+    const noteWords = Math.max(60, Math.min(noteCeiling, Math.floor(((inputBudget - combineOverhead) * 0.6) / chunks.length)));
+    let usage = ZERO_USAGE;
+    let notes = await mapWithConcurrency(chunks, this.concurrency, async (chunkText, i) => {
+      const messages = buildChunkMessages({
+        promptKey: input.promptKey,
+        chunkText,
+        part: i + 1,
+        parts: chunks.length,
+        noteWords,
+        customPrompt: input.customPrompt,
+      });
+      const r = await this.call(provider, messages, input, Math.min(chunkOutput, noteWords * 2));
+      usage = addUsage(usage, r.usage);
+      return r.text;
+    });
+
+    // Reduce: when the notes still do not fit, merge neighbouring notes until they do.
+    for (let round = 0; round < 4 && notes.length > 1; round++) {
+      if (countMessageTokens(buildCombineMessages({ ...common, notes })) <= inputBudget) break;
+      const mergeOverhead = countMessageTokens(buildMergeNotesMessages([], noteCeiling));
+      const groups = groupWithinBudget(notes, this.contextTokens - chunkOutput - mergeOverhead, countTokens);
+      if (groups.length === notes.length) break; // every note alone fills a request: nothing to merge
+      notes = await mapWithConcurrency(groups, this.concurrency, async (group) => {
+        const r = await this.call(provider, buildMergeNotesMessages(group, noteWords), input, Math.min(chunkOutput, noteWords * 2));
+        usage = addUsage(usage, r.usage);
+        return r.text;
+      });
+    }
+    const final = await this.call(provider, buildCombineMessages({ ...common, notes }), input, this.outputTokens, input.onToken);
+    return { ...final, usage: addUsage(usage, final.usage), chunks: chunks.length };
+  }
+
+  private call(
+    provider: LlmProvider,
+    messages: ChatMessage[],
+    input: { tier: ModelTier; signal?: AbortSignal },
+    maxTokens: number,
+    onToken?: (delta: string) => void,
+  ): Promise<LlmResult> {
+    const request = { messages, tier: input.tier, maxTokens, temperature: 0.2, signal: input.signal };
+    return onToken ? provider.stream(request, onToken) : provider.generate(request);
+  }
+
+  /** Translates summary HTML; needs an LLM. */
+  async translate(input: TranslateInput): Promise<{ html: string; model: string; usage: TokenUsage }> {
+    if (!this.provider) throw new LlmNotConfiguredError('Translation');
+    const provider = this.provider;
+    const html = sanitizeSummaryHtml(input.html);
+    // A long summary is translated block by block so each request fits the context.
+    const budget = Math.floor((this.contextTokens - countMessageTokens(buildTranslateMessages('', input.languageCode))) / 2);
+    const blocks = splitHtmlBlocks(html);
+    const parts = groupWithinBudget(blocks, budget, countTokens).map((g) => g.join(''));
+    let usage = ZERO_USAGE;
+    let model = provider.modelFor(input.tier);
+    const translated = await mapWithConcurrency(parts, this.concurrency, async (part) => {
+      const r = await provider.generate({
+        messages: buildTranslateMessages(part, input.languageCode),
+        tier: input.tier,
+        maxTokens: Math.min(this.outputTokens * 2, Math.max(256, countTokens(part) * 3)),
+        temperature: 0,
+        signal: input.signal,
+      });
+      usage = addUsage(usage, r.usage);
+      model = r.model;
+      return r.text;
+    });
+    const out = answerToSafeHtml(translated.join(''));
+    if (!out) throw new LlmRequestError('The LLM returned an empty translation.', undefined, 'empty', 1);
+    return { html: out, model, usage };
+  }
+
+  /** Cleans one caption line (fillers, stutters, capitals, punctuation); plain text in and out. */
+  async fixLine(input: FixLineInput): Promise<string> {
+    const rule = fixLineOffline(input.text);
+    if (!this.provider || !rule) return rule;
+    const r = await this.provider.generate({
+      messages: buildFixLineMessages(input.text),
+      tier: input.tier,
+      maxTokens: Math.max(64, countTokens(input.text) * 2),
+      temperature: 0,
+      signal: input.signal,
+    });
+    const cleaned = r.text
+      .replace(/<[^>]+>/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .replace(/^["“'](.*)["”']$/, '$1');
+    return cleaned || rule;
+  }
+}
+
+export function parseSettings(settings: SummarySettingsInput | undefined): SummarySettings {
+  const parsed = summarySettingsSchema.safeParse(settings ?? {});
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new AiInputError(`settings.${issue.path.join('.')}`, issue.message);
+  }
+  return parsed.data;
+}
+
+/** Splits HTML between top-level blocks so each piece is valid on its own. */
+function splitHtmlBlocks(html: string): string[] {
+  return html.split(/(?<=<\/(?:p|ul|ol|h[1-6]|table|blockquote|pre|div)>|<br>)/i).filter((b) => b.trim() !== '');
+}
+
+/** Words of the answer the length settings ask for (used by callers that show progress). */
+export function expectedWords(promptKey: PromptKey, settings: SummarySettingsInput | undefined): { min: number; max: number } {
+  const b = lengthBudget(PROMPTS[promptKey].shape, parseSettings(settings));
+  return { min: b.minWords, max: b.maxWords };
+}

@@ -1,0 +1,63 @@
+/** Cue phrases (weight ≈ how strongly a phrase signals the item) for each list-shaped prompt. */
+export type Cue = readonly [RegExp, number];
+
+export const DECISION_CUES: readonly Cue[] = [
+  [/\b(?:we(?:'ve| have)?|they(?:'ve| have)?|it was|committee) (?:decided|agreed|settled|concluded|chose|chosen)\b/i, 3],
+  [/\b(?:decision|decided|agreed|agreement|consensus|approved?|resolved)\b/i, 2],
+  [/\blet's (?:go|use|have|do|make|stick|keep|say|put|take|choose|settle)\b/i, 2],
+  [/\bwe(?:'ll| will| are going to|'re going to|'re gonna) (?:go (?:for|with)|use|have|stick|keep|make|choose|do)\b/i, 2],
+  [/\b(?:go (?:for|with)|settle (?:on|for)|stick with|opt for)\b/i, 1.5],
+  [/\b(?:final(?:ly|ise|ize)?|conclu(?:de|sion)|definitely|recommend(?:ation)?s?)\b/i, 1],
+  [/\b(?:it(?:'s| is| will be) (?:gonna|going to) be|we should|should be)\b/i, 1],
+];
+
+export const ACTION_CUES: readonly Cue[] = [
+  [/\bI(?:'ll| will| am going to|'m going to|'m gonna| shall)\b/i, 2],
+  [/\b(?:you|he|she|they|we)(?:'ll| will) (?:send|prepare|check|look|make|write|draft|contact|follow|e-?mail|circulate|set up|bring|do|work|find|present|design|have a look|get)\b/i, 2.5],
+  [/\b(?:can|could) you (?:please )?(?:send|prepare|check|look|make|write|draft|contact|follow|e-?mail|circulate|bring|do|find)\b/i, 2.5],
+  [/\b(?:action(?: point| item)?s?|task|assignment|homework|to-?do|responsib(?:le|ility)|take care of|in charge of)\b/i, 2],
+  [/\b(?:need(?:s)? to|have to|has to|must|got to)\b/i, 1],
+  [/\bby (?:next|tomorrow|monday|tuesday|wednesday|thursday|friday|the end|the next)\b/i, 1.5],
+  [/\b(?:send|e-?mail|circulate|prepare|write (?:up|to)|report back|get back to)\b/i, 1],
+];
+
+export const NEXT_CUES: readonly Cue[] = [
+  [/\bnext (?:meeting|time|step|steps|week|session|phase|stage|month|year)\b/i, 3],
+  [/\b(?:follow[- ]up|going forward|from now on|in the meantime|before the next|after (?:this|the) meeting|reconvene)\b/i, 2.5],
+  [/\bwe(?:'ll| will| are going to|'re going to|'re gonna) (?:meet|see|discuss|look at|come back|talk|get back|move on|work on|start)\b/i, 2],
+  [/\b(?:then we(?:'ll| will)|after that|afterwards|later on|tomorrow|next)\b/i, 1],
+  [/\b(?:plan is|the plan|timeline|deadline|schedule|individual work|come back to)\b/i, 1.5],
+];
+
+export const ISSUE_CUES: readonly Cue[] = [
+  [/\b(?:problem|issue|concern(?:ed|s)?|worr(?:y|ied|ies|ying)|risk|difficult(?:y|ies)?|challeng(?:e|es|ing)|struggl\w*)\b/i, 2],
+  [/\b(?:not sure|unclear|don't know|do not know|no idea|disagree|unresolved|open question|tricky|barrier)\b/i, 2],
+  [/\b(?:lack|shortage|pressure|gap|fail\w*|can't|cannot|doesn't work|won't work|too (?:many|much|expensive|big|small))\b/i, 1.5],
+  [/\b(?:but|however|although|still)\b/i, 0.5],
+];
+
+export const MISSING_CUES: readonly Cue[] = [
+  [/\b(?:don't know|do not know|no idea|not sure|unknown|haven't (?:got|seen|decided|heard)|not (?:yet )?(?:clear|known|decided|available))\b/i, 2.5],
+  [/\b(?:find out|figure out|look into|check (?:on|with|whether|if)|clarify|confirm|investigate|need (?:more )?(?:information|data|details|figures|evidence))\b/i, 2.5],
+  [/\b(?:information|data|evidence|figures|details|research|numbers|statistics|survey)\b/i, 1],
+  [/\b(?:depends on|to be (?:decided|confirmed|determined)|tbd|we'll see|we will see|missing)\b/i, 2],
+];
+
+export const GOAL_CUES: readonly Cue[] = [
+  [/\b(?:goal|aim|objective|purpose|mission|target|agenda)s?\b/i, 2.5],
+  [/\b(?:we want to|we're trying to|we are trying to|we need to|we have to|we're here to|we are here to|the idea is|we're going to|we are going to)\b/i, 1.5],
+  [/\b(?:today|this meeting|in this meeting|this session|inquiry|focus|priority|achieve|intend|hope to|plan to)\b/i, 1.5],
+  [/\b(?:should be|must be|has to be|want(?:s)? it to be)\b/i, 1],
+];
+
+/** Replies that accept a proposal: a proposal followed by one reads as a decision. */
+export const AGREEMENT = /^(?:yes|yeah|yep|okay|ok|agreed|sure|definitely|absolutely|exactly|sounds good|that's fine|fine|good|great|right|i agree)\b/i;
+
+/** Replies that show a question got no real answer. */
+export const NON_ANSWER = /\b(?:don't know|do not know|no idea|not sure|can't say|cannot say|we'll see|good question|depends|haven't)\b/i;
+
+export function cueScore(text: string, cues: readonly Cue[]): number {
+  let score = 0;
+  for (const [pattern, weight] of cues) if (pattern.test(text)) score += weight;
+  return score;
+}

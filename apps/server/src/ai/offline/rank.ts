@@ -1,0 +1,231 @@
+import { STOPWORDS, stem, words, type Sentence } from './text.js';
+
+export type SparseVector = Map<string, number>;
+
+/** Inverse document frequency of each term over a set of documents (term lists). */
+export function inverseDocumentFrequency(docs: readonly string[][]): Map<string, number> {
+  const df = new Map<string, number>();
+  for (const doc of docs) for (const t of new Set(doc)) df.set(t, (df.get(t) ?? 0) + 1);
+  const idf = new Map<string, number>();
+  for (const [t, n] of df) idf.set(t, Math.log((1 + docs.length) / (1 + n)) + 1);
+  return idf;
+}
+
+/** Sublinear TF-IDF vector, L2-normalised so a dot product is the cosine. */
+export function tfidfVector(terms: readonly string[], idf: ReadonlyMap<string, number>): SparseVector {
+  const tf = new Map<string, number>();
+  for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + 1);
+  const v: SparseVector = new Map();
+  let norm = 0;
+  for (const [t, n] of tf) {
+    const w = (1 + Math.log(n)) * (idf.get(t) ?? 1);
+    v.set(t, w);
+    norm += w * w;
+  }
+  norm = Math.sqrt(norm) || 1;
+  for (const [t, w] of v) v.set(t, w / norm);
+  return v;
+}
+
+export function cosine(a: SparseVector, b: SparseVector): number {
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  let dot = 0;
+  for (const [t, w] of small) {
+    const o = large.get(t);
+    if (o !== undefined) dot += w * o;
+  }
+  return dot;
+}
+
+/** Sum of vectors, normalised: the meeting's (or a segment's) centre of gravity. */
+export function centroid(vectors: readonly SparseVector[]): SparseVector {
+  const c: SparseVector = new Map();
+  for (const v of vectors) for (const [t, w] of v) c.set(t, (c.get(t) ?? 0) + w);
+  let norm = 0;
+  for (const w of c.values()) norm += w * w;
+  norm = Math.sqrt(norm) || 1;
+  for (const [t, w] of c) c.set(t, w / norm);
+  return c;
+}
+
+/** TextRank: PageRank over the sentence similarity graph (weighted, damping 0.85). */
+export function textRank(vectors: readonly SparseVector[], iterations = 40, damping = 0.85): number[] {
+  const n = vectors.length;
+  if (n === 0) return [];
+  const edges: { to: number; w: number }[][] = Array.from({ length: n }, () => []);
+  const outWeight = new Array<number>(n).fill(0);
+  for (let i = 0; i < n; i++) {
+    for (let j = i + 1; j < n; j++) {
+      const w = cosine(vectors[i]!, vectors[j]!);
+      if (w > 0.05) {
+        edges[i]!.push({ to: j, w });
+        edges[j]!.push({ to: i, w });
+        outWeight[i]! += w;
+        outWeight[j]! += w;
+      }
+    }
+  }
+  let rank = new Array<number>(n).fill(1 / n);
+  for (let it = 0; it < iterations; it++) {
+    const next = new Array<number>(n).fill((1 - damping) / n);
+    for (let i = 0; i < n; i++) {
+      if (outWeight[i] === 0) continue;
+      const share = (damping * rank[i]!) / outWeight[i]!;
+      for (const e of edges[i]!) next[e.to]! += share * e.w;
+    }
+    rank = next;
+  }
+  return rank;
+}
+
+/** Scales scores to 0..1. */
+export function normalise(scores: readonly number[]): number[] {
+  const max = Math.max(...scores, 0);
+  const min = Math.min(...scores, 0);
+  const span = max - min || 1;
+  return scores.map((s) => (s - min) / span);
+}
+
+export interface RankedSentence {
+  sentence: Sentence;
+  score: number;
+  vector: SparseVector;
+}
+
+/**
+ * Maximal marginal relevance: takes the best-scoring sentences while penalising those that
+ * repeat what is already chosen, until the word budget is met.
+ */
+export function selectDiverse(
+  ranked: readonly RankedSentence[],
+  options: { minWords: number; maxWords: number; maxItems?: number; lambda?: number; redundancy?: number },
+): RankedSentence[] {
+  const lambda = options.lambda ?? 0.75;
+  const redundancy = options.redundancy ?? 0.5;
+  const pool = [...ranked].sort((a, b) => b.score - a.score).slice(0, 400);
+  const chosen: RankedSentence[] = [];
+  let total = 0;
+  while (pool.length > 0 && total < options.minWords && chosen.length < (options.maxItems ?? Infinity)) {
+    let best = -1;
+    let bestValue = -Infinity;
+    for (let i = 0; i < pool.length; i++) {
+      const cand = pool[i]!;
+      const sim = chosen.reduce((m, c) => Math.max(m, cosine(c.vector, cand.vector)), 0);
+      if (sim > redundancy) continue;
+      if (options.maxWords > 0 && total + cand.sentence.words > options.maxWords) continue;
+      const value = lambda * cand.score - (1 - lambda) * sim;
+      if (value > bestValue) {
+        bestValue = value;
+        best = i;
+      }
+    }
+    if (best < 0) break;
+    const [picked] = pool.splice(best, 1);
+    chosen.push(picked!);
+    total += picked!.sentence.words;
+  }
+  return chosen;
+}
+
+/**
+ * Key phrases of a span of sentences against the rest: stemmed unigrams and bigrams weighted by
+ * frequency in the span and rarity elsewhere, shown in their most frequent surface form.
+ */
+export function keyPhrases(
+  span: readonly Sentence[],
+  otherSpans: readonly (readonly Sentence[])[],
+  limit: number,
+): string[] {
+  const surface = new Map<string, Map<string, number>>();
+  const count = (spanSentences: readonly Sentence[], record: boolean) => {
+    const freq = new Map<string, number>();
+    for (const s of spanSentences) {
+      const tokens = words(s.text).map((w) => w.toLowerCase());
+      let prev: { stem: string; word: string } | undefined;
+      for (const w of tokens) {
+        if (w.length < 3 || STOPWORDS.has(w) || /^\d+$/.test(w)) {
+          prev = undefined;
+          continue;
+        }
+        const st = stem(w);
+        const grams: [string, string][] = [[st, w]];
+        if (prev) grams.push([`${prev.stem} ${st}`, `${prev.word} ${w}`]);
+        for (const [key, form] of grams) {
+          freq.set(key, (freq.get(key) ?? 0) + 1);
+          if (record) {
+            const forms = surface.get(key) ?? new Map<string, number>();
+            forms.set(form, (forms.get(form) ?? 0) + 1);
+            surface.set(key, forms);
+          }
+        }
+        prev = { stem: st, word: w };
+      }
+    }
+    return freq;
+  };
+  const here = count(span, true);
+  const elsewhere = otherSpans.map((o) => count(o, false));
+  const docs = elsewhere.length + 1;
+  const scored: { key: string; score: number }[] = [];
+  for (const [key, n] of here) {
+    const isBigram = key.includes(' ');
+    if (n < 2) continue;
+    const df = 1 + elsewhere.filter((f) => (f.get(key) ?? 0) > 0).length;
+    const idf = Math.log(1 + docs / df);
+    scored.push({ key, score: n * idf * (isBigram ? 1.8 : 1) });
+  }
+  scored.sort((a, b) => b.score - a.score);
+  const chosen: string[] = [];
+  for (const { key } of scored) {
+    // A unigram already inside a chosen bigram (or the reverse) would repeat itself.
+    if (chosen.some((c) => c.split(' ').includes(key) || key.split(' ').includes(c))) continue;
+    chosen.push(key);
+    if (chosen.length >= limit) break;
+  }
+  return chosen.map((key) => {
+    const forms = surface.get(key)!;
+    return [...forms.entries()].sort((a, b) => b[1] - a[1])[0]![0];
+  });
+}
+
+/**
+ * Topic segmentation in the spirit of TextTiling: compares the vocabulary of a window before and
+ * after each turn boundary and cuts at the deepest valleys of similarity.
+ */
+export function segmentTopics(sentences: readonly Sentence[], vectors: readonly SparseVector[], wanted: number): number[][] {
+  const n = sentences.length;
+  if (n === 0) return [];
+  if (wanted <= 1 || n < 12) return [sentences.map((s) => s.id)];
+  const window = Math.max(4, Math.min(25, Math.round(n / (wanted * 3))));
+  const gaps: { index: number; sim: number }[] = [];
+  for (let i = 1; i < n; i++) {
+    if (sentences[i]!.turn === sentences[i - 1]!.turn) continue; // topics change between turns
+    const left = centroid(vectors.slice(Math.max(0, i - window), i));
+    const right = centroid(vectors.slice(i, Math.min(n, i + window)));
+    gaps.push({ index: i, sim: cosine(left, right) });
+  }
+  if (gaps.length === 0) return [sentences.map((s) => s.id)];
+  const depth = gaps.map((g, k) => {
+    let lp = g.sim;
+    for (let j = k - 1; j >= 0 && gaps[j]!.sim >= lp; j--) lp = gaps[j]!.sim;
+    let rp = g.sim;
+    for (let j = k + 1; j < gaps.length && gaps[j]!.sim >= rp; j++) rp = gaps[j]!.sim;
+    return { index: g.index, depth: lp - g.sim + (rp - g.sim) };
+  });
+  const minSize = Math.max(6, Math.floor(n / (wanted * 2.5)));
+  const cuts: number[] = [];
+  for (const d of [...depth].sort((a, b) => b.depth - a.depth)) {
+    if (cuts.length >= wanted - 1) break;
+    if (d.index < minSize || n - d.index < minSize) continue;
+    if (cuts.some((c) => Math.abs(c - d.index) < minSize)) continue;
+    cuts.push(d.index);
+  }
+  cuts.sort((a, b) => a - b);
+  const segments: number[][] = [];
+  let start = 0;
+  for (const cut of [...cuts, n]) {
+    segments.push(sentences.slice(start, cut).map((s) => s.id));
+    start = cut;
+  }
+  return segments;
+}

@@ -1,0 +1,197 @@
+import { stemmer } from 'stemmer';
+import type { TranscriptTurn } from '../types.js';
+
+/** Transcript annotations such as {vocalsound}, {disfmarker}, {gap} (AMI) or [inaudible]. */
+const MARKERS = /\{[^{}]*\}|\[(?:inaudible|crosstalk|laughter|music|noise|silence)[^\]]*\]/gi;
+
+/** Hesitations that carry no meaning in a written summary. */
+const FILLER_WORDS = /\b(?:um+|umm+|uh+|uhm+|uh-huh|erm+|er|ah+|hmm+|hm+|mm+|mm-hmm|mhm+|eh)\b[,.]?/gi;
+
+/** Common English function words plus the conversational glue of meetings ("yeah", "gonna"). */
+export const STOPWORDS: ReadonlySet<string> = new Set(
+  `a about above after again against all also am an and any are aren't as at be because been before being below
+between both but by can can't cannot could couldn't did didn't do does doesn't doing don't down during each few for
+from further had hadn't has hasn't have haven't having he he'd he'll he's her here here's hers herself him himself his
+how how's i i'd i'll i'm i've if in into is isn't it it's its itself let's me more most mustn't my myself no nor not of
+off on once only or other ought our ours ourselves out over own same shan't she she'd she'll she's should shouldn't so
+some such than that that's the their theirs them themselves then there there's these they they'd they'll they're
+they've this those through to too under until up very was wasn't we we'd we'll we're we've were weren't what what's when
+when's where where's which while who who's whom why why's will with won't would wouldn't you you'd you'll you're you've
+your yours yourself yourselves
+yeah yes yep no nope okay ok oh right well just like know think mean gonna wanna gotta kinda sorta sort kind really
+actually basically thing things stuff something anything everything nothing lot lots bit get got go going goes went
+say said says see saw look maybe probably perhaps sure good great fine one two also even still much many way quite
+um uh hmm mm er ah huh mhm alright anyway yup hi hello thank thanks please want need make made use used come came
+put take took give gave let lets er erm uh-huh mm-hmm there'll there'd that'll who'd can could'nt isnt dont im ive
+ill id youre theyre thats whats wont cant didnt doesnt now might may must shall bit lot today yesterday
+kind sort guess mean means meant whatever probably definitely exactly different same able`.split(/\s+/),
+);
+
+/** AMI transcripts are tokenised ("Okay , that 's fine ."); join punctuation back to its word. */
+function detokenise(text: string): string {
+  return text
+    .replace(/\s+([,.;:!?%)])/g, '$1')
+    .replace(/([($])\s+/g, '$1')
+    .replace(/\s+(n't|'s|'re|'ve|'ll|'d|'m)\b/gi, '$1');
+}
+
+/** Drops repeated words ("the the", "I I I") and repeated short phrases ("we we're"). */
+function dropRepeats(text: string): string {
+  return text
+    .replace(/\b(\w+(?:'\w+)? \w+(?:'\w+)? \w+(?:'\w+)?)(?:[\s,]+\1\b)+/gi, '$1')
+    .replace(/\b(\w+(?:'\w+)? \w+(?:'\w+)?)(?:[\s,]+\1\b)+/gi, '$1')
+    .replace(/\b(\w+(?:'\w+)?)(?:[\s,]+\1\b)+/gi, '$1');
+}
+
+/** Short words a speaker may legitimately say right before a longer word starting the same way. */
+const REAL_SHORT_WORDS = new Set(['a', 'i', 'an', 'in', 'on', 'at', 'to', 'be', 'we', 'he', 'me', 'so', 'no', 'do', 'go', 'is', 'it', 'as', 'or', 'us', 'up', 'of', 'my', 'by', 'the', 'for', 'not', 'can', 'our', 'out', 'all', 'any', 'are', 'but', 'had', 'has', 'his', 'how', 'its', 'let', 'may', 'now', 'one', 'see', 'too', 'was', 'way', 'who', 'yes', 'yet', 'new', 'old', 'end', 'car', 'man', 'use', 'get', 'put', 'set', 'per', 'pre', 'pro', 'co', 'eu', 'uk']);
+
+/** Drops cut-off word starts ("b buttons", "ch chucking") that captions keep from stutters. */
+function dropFragments(text: string): string {
+  return text
+    .replace(/(^|\s)[b-hj-z](?=\s)/g, '$1').replace(/\b([A-Za-z]{1,3})\s+(?=([A-Za-z]+))/g, (match, fragment: string, next: string) => {
+    const f = fragment.toLowerCase();
+    return next.length > f.length && next.toLowerCase().startsWith(f) && !REAL_SHORT_WORDS.has(f) ? '' : match;
+  });
+}
+
+/** Discourse markers that open spoken sentences but add nothing when quoted in a summary. */
+const LEAD_IN = /^(?:(?:yeah|yes|yep|okay|ok|so|well|right|oh|alright|now|and|but|um|uh|anyway|actually|basically|I mean|you know|sure|mm-hmm)\b[,.!]?\s*)+/i;
+
+/** Hedges and fillers that carry no content once a sentence is quoted in writing. */
+const HEDGES = /,?\s*\b(?:you know|I mean|sort of|kind of|I guess|basically|actually|obviously|literally|just|really)\b,?(?=\s|$)/gi;
+
+/** Light sentence compression for quotes: hedges out, so a word budget holds more content. */
+export function compressSentence(sentence: string): string {
+  const out = sentence.replace(HEDGES, (m) => (m.startsWith(',') && m.endsWith(',') ? ',' : ' ')).replace(/\s+/g, ' ').replace(/\s+([,.;:!?])/g, '$1').replace(/,([.!?])/g, '$1').trim();
+  return out.length >= 3 ? out : sentence;
+}
+
+export function stripLeadIn(sentence: string): string {
+  const stripped = sentence.replace(LEAD_IN, '').replace(/^[-–—,\s]+/, '');
+  return stripped.length >= 3 ? stripped : sentence;
+}
+
+/** Cleans a caption or transcript turn: markers, fillers, repeats, stray punctuation, spacing. */
+export function cleanTurnText(text: string): string {
+  // AMI spells acronyms letter by letter: "T_V_", "L_C_D_".
+  let out = text.replace(MARKERS, ' ').replace(/\b((?:[A-Za-z]_)+)/g, (m: string) => m.replace(/_/g, ''));
+  out = detokenise(out);
+  out = out.replace(FILLER_WORDS, ' ');
+  out = dropRepeats(dropFragments(out));
+  out = out
+    .replace(/\s+/g, ' ')
+    .replace(/\s+([,.;:!?])/g, '$1')
+    .replace(/([,;:])(?:\s*[,;:])+/g, '$1')
+    .replace(/^[\s,.;:!?-]+/, '')
+    .replace(/,\s*([.!?])/g, '$1')
+    .replace(/([.!?])(?:\s*[.,])+/g, '$1')
+    .trim();
+  return out;
+}
+
+export function capitalise(text: string): string {
+  return text.replace(/^(["'(]*)([a-z])/, (_m, pre: string, c: string) => pre + c.toUpperCase());
+}
+
+/** Splits text into sentences on terminal punctuation (keeps decimals and abbreviations like "Mr." whole). */
+export function splitSentences(text: string): string[] {
+  const protectedText = text.replace(/\b(Mr|Mrs|Ms|Dr|Prof|St|vs|etc|e\.g|i\.e)\./gi, '$1\uE000');
+  return protectedText
+    .split(/(?<=[.!?])\s+(?=["'(\u2018\u201c]?[A-Za-z0-9])/)
+    .map((s) => s.replace(/\uE000/g, '.').trim())
+    .filter((s) => s.length > 0);
+}
+
+export function words(text: string): string[] {
+  return text.match(/[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu) ?? [];
+}
+
+export function wordCount(text: string): number {
+  return words(text).length;
+}
+
+const stemCache = new Map<string, string>();
+export function stem(word: string): string {
+  let s = stemCache.get(word);
+  if (s === undefined) {
+    s = stemmer(word);
+    stemCache.set(word, s);
+  }
+  return s;
+}
+
+/** Stemmed content words of a text: lower case, no stopwords, no numbers-only or one-letter tokens. */
+export function contentTerms(text: string): string[] {
+  const out: string[] = [];
+  for (const raw of words(text)) {
+    const w = raw.toLowerCase().replace(/’/g, "'");
+    if (w.length < 3 || STOPWORDS.has(w) || /^\d+$/.test(w)) continue;
+    out.push(stem(w.replace(/'s$/, '')));
+  }
+  return out;
+}
+
+export interface Sentence {
+  /** Index in the meeting's sentence list. */
+  id: number;
+  turn: number;
+  speaker: string;
+  text: string;
+  words: number;
+  terms: string[];
+  /** 0 at the start of the meeting, 1 at its end. */
+  position: number;
+  question: boolean;
+}
+
+export interface PreparedTranscript {
+  turns: { speaker: string; text: string }[];
+  sentences: Sentence[];
+  speakers: string[];
+  totalWords: number;
+}
+
+/** Cleans every turn and splits it into sentences with their speaker and stemmed terms. */
+export function prepareTranscript(transcript: readonly TranscriptTurn[]): PreparedTranscript {
+  const turns = transcript
+    .map((t) => ({ speaker: (t.speaker || 'Unknown').trim() || 'Unknown', text: cleanTurnText(t.text ?? '') }))
+    .filter((t) => wordCount(t.text) > 0);
+  const sentences: Sentence[] = [];
+  turns.forEach((turn, turnIndex) => {
+    for (const raw of splitSentences(turn.text)) {
+      // A turn cut mid-sentence ends on a comma; quoted alone it reads better closed.
+      const text = capitalise(stripLeadIn(compressSentence(raw))).replace(/[,;:\s-]+$/, '.');
+      const n = wordCount(text);
+      if (n === 0) continue;
+      sentences.push({
+        id: sentences.length,
+        turn: turnIndex,
+        speaker: turn.speaker,
+        text,
+        words: n,
+        terms: contentTerms(text),
+        position: 0,
+        question: /\?\s*$/.test(text),
+      });
+    }
+  });
+  const last = Math.max(1, sentences.length - 1);
+  for (const s of sentences) s.position = s.id / last;
+  const totalWords = turns.reduce((sum, t) => sum + wordCount(t.text), 0);
+  const bySpeaker = new Map<string, number>();
+  for (const t of turns) bySpeaker.set(t.speaker, (bySpeaker.get(t.speaker) ?? 0) + wordCount(t.text));
+  // Speakers in order of how much they said: the first names matter most in one-line overviews.
+  const speakers = [...bySpeaker.entries()].sort((a, b) => b[1] - a[1]).map(([name]) => name);
+  return { turns, sentences, speakers, totalWords };
+}
+
+export function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+/** "A", "A and B", "A, B and C". */
+export function joinNames(names: readonly string[]): string {
+  if (names.length <= 1) return names[0] ?? '';
+  return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+}

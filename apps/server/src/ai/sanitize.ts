@@ -1,0 +1,39 @@
+import sanitizeHtml from 'sanitize-html';
+import { formatSummaryAnswer } from '@mbox/shared';
+
+/**
+ * Allow-list for stored summary HTML: text formatting, headings, lists, tables and plain links.
+ * Anything else (script, style, iframe, on* handlers, javascript: or data: links) is dropped.
+ */
+const OPTIONS: sanitizeHtml.IOptions = {
+  allowedTags: [
+    'p', 'br', 'b', 'strong', 'i', 'em', 'u', 's', 'mark', 'small', 'sub', 'sup',
+    'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'blockquote', 'code', 'pre', 'hr',
+    'a', 'span', 'div', 'table', 'thead', 'tbody', 'tr', 'th', 'td',
+  ],
+  allowedAttributes: { a: ['href', 'title'], ol: ['start'], th: ['colspan', 'rowspan'], td: ['colspan', 'rowspan'] },
+  allowedSchemes: ['http', 'https', 'mailto'],
+  allowedSchemesAppliedToAttributes: ['href'],
+  allowProtocolRelative: false,
+  disallowedTagsMode: 'discard',
+  transformTags: {
+    a: sanitizeHtml.simpleTransform('a', { rel: 'noopener noreferrer nofollow', target: '_blank' }),
+  },
+};
+// transformTags adds rel/target after filtering, so they need to be allowed as well.
+OPTIONS.allowedAttributes = { ...OPTIONS.allowedAttributes, a: ['href', 'title', 'rel', 'target'] };
+
+export function sanitizeSummaryHtml(html: string): string {
+  return sanitizeHtml(html, OPTIONS).trim();
+}
+
+/** Removes a Markdown code fence some models wrap their HTML in. */
+function unfence(answer: string): string {
+  const fenced = answer.trim().match(/^```[a-zA-Z]*\s*\n([\s\S]*?)\n?```\s*$/);
+  return fenced ? fenced[1]! : answer;
+}
+
+/** An LLM answer as stored: the output rules of spec §3, then the allow-list. */
+export function answerToSafeHtml(answer: string): string {
+  return sanitizeSummaryHtml(formatSummaryAnswer(unfence(answer)));
+}
