@@ -1,0 +1,85 @@
+import { act, renderHook } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { TRPCClientError } from '@trpc/client';
+import { apiError } from '../test/fake-trpc';
+import { ERROR_TEXT, classifyError, handleApiError, setUnauthorizedHandler } from './errors';
+import { TOAST_DURATION_MS, toast, useToasts } from './toast';
+
+describe('classifyError (spec §8)', () => {
+  it('logs the user out on 401', () => {
+    expect(classifyError(apiError(401, 'UNAUTHORIZED'))).toEqual({ kind: 'logout' });
+  });
+  it("says 'Daily limit reached' on 429", () => {
+    expect(classifyError(apiError(429, 'TOO_MANY_REQUESTS'))).toEqual({ kind: 'toast', message: 'Daily limit reached' });
+  });
+  it.each([400, 403, 404, 500, 503])('shows the request error for status %i', (status) => {
+    expect(classifyError(apiError(status, 'X'))).toEqual({ kind: 'toast', message: 'Error occur. Try again later.' });
+  });
+  it('shows the request error on a network failure', () => {
+    const network = TRPCClientError.from(new TypeError('Failed to fetch'));
+    expect(classifyError(network)).toEqual({ kind: 'toast', message: ERROR_TEXT.request });
+    expect(classifyError(new TypeError('Failed to fetch'))).toEqual({ kind: 'toast', message: ERROR_TEXT.request });
+  });
+  it('falls back to the default message', () => {
+    expect(classifyError(new Error('boom'))).toEqual({ kind: 'toast', message: 'Some error occur. Try again later' });
+  });
+});
+
+describe('handleApiError and toasts', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+  });
+  afterEach(() => {
+    act(() => toast.clear());
+    vi.useRealTimers();
+    vi.restoreAllMocks();
+  });
+
+  it('shows an error toast that clears after 5000 ms', () => {
+    const { result } = renderHook(() => useToasts());
+    act(() => handleApiError(apiError(500, 'INTERNAL_SERVER_ERROR')));
+    expect(result.current.map((t) => [t.kind, t.message])).toEqual([['error', 'Error occur. Try again later.']]);
+    act(() => vi.advanceTimersByTime(TOAST_DURATION_MS - 1));
+    expect(result.current).toHaveLength(1);
+    act(() => vi.advanceTimersByTime(1));
+    expect(result.current).toHaveLength(0);
+  });
+
+  it('shows one toast for a burst of the same failure', () => {
+    const { result } = renderHook(() => useToasts());
+    act(() => {
+      handleApiError(apiError(500, 'X'));
+      handleApiError(apiError(502, 'X'));
+    });
+    expect(result.current).toHaveLength(1);
+  });
+
+  it('only logs a silent call', () => {
+    const { result } = renderHook(() => useToasts());
+    act(() => handleApiError(apiError(404, 'NOT_FOUND'), { silent: true }));
+    expect(result.current).toHaveLength(0);
+    expect(console.warn).toHaveBeenCalled();
+  });
+
+  it('logs out on 401 instead of toasting', () => {
+    const logout = vi.fn();
+    setUnauthorizedHandler(logout);
+    const { result } = renderHook(() => useToasts());
+    act(() => handleApiError(apiError(401, 'UNAUTHORIZED')));
+    expect(logout).toHaveBeenCalledTimes(1);
+    expect(result.current).toHaveLength(0);
+    setUnauthorizedHandler(() => {});
+  });
+
+  it('keeps success toasts for 5 s', () => {
+    const { result } = renderHook(() => useToasts());
+    act(() => {
+      toast.success('Settings updated');
+    });
+    act(() => vi.advanceTimersByTime(4999));
+    expect(result.current.map((t) => t.kind)).toEqual(['success']);
+    act(() => vi.advanceTimersByTime(1));
+    expect(result.current).toHaveLength(0);
+  });
+});

@@ -1,0 +1,52 @@
+import { TRPCClientError } from '@trpc/client';
+import { toast } from './toast';
+
+/** UI texts of spec §8. */
+export const ERROR_TEXT = {
+  default: 'Some error occur. Try again later',
+  request: 'Error occur. Try again later.',
+  dailyLimit: 'Daily limit reached',
+} as const;
+
+export type ErrorOutcome = { kind: 'logout' } | { kind: 'toast'; message: string };
+
+/** HTTP status of a failed call, or null when no answer arrived (network failure) or it is no API error. */
+export function httpStatusOf(error: unknown): number | null {
+  if (error instanceof TRPCClientError) {
+    const data: unknown = error.data;
+    if (data && typeof data === 'object' && 'httpStatus' in data && typeof data.httpStatus === 'number') {
+      return data.httpStatus;
+    }
+    // A TRPCClientError without data never reached the server (or got an unreadable answer).
+    return null;
+  }
+  return null;
+}
+
+/** The single mapping of a failed call to what the user sees (spec §8). */
+export function classifyError(error: unknown): ErrorOutcome {
+  const status = httpStatusOf(error);
+  if (status === 401) return { kind: 'logout' };
+  if (status === 429) return { kind: 'toast', message: ERROR_TEXT.dailyLimit };
+  if (status !== null && status >= 400) return { kind: 'toast', message: ERROR_TEXT.request };
+  if (error instanceof TRPCClientError) return { kind: 'toast', message: ERROR_TEXT.request };
+  if (error instanceof TypeError) return { kind: 'toast', message: ERROR_TEXT.request };
+  return { kind: 'toast', message: ERROR_TEXT.default };
+}
+
+let onUnauthorized: () => void = () => {};
+/** The session registers its logout here so the error handler can reach it without a cycle. */
+export function setUnauthorizedHandler(handler: () => void): void {
+  onUnauthorized = handler;
+}
+
+/** Shows the outcome of a failed call; `silent` calls (spec §8: suppressible per call) only log. */
+export function handleApiError(error: unknown, options: { silent?: boolean } = {}): void {
+  const outcome = classifyError(error);
+  if (outcome.kind === 'logout') {
+    onUnauthorized();
+    return;
+  }
+  console.warn('[mbox] call failed', error);
+  if (!options.silent) toast.error(outcome.message);
+}

@@ -1,0 +1,149 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import type { AuthConfig } from '@mbox/shared/auth';
+import { authStore, useAuth, type AuthUser } from './auth';
+import { setUnauthorizedHandler } from './errors';
+import { firebaseSignOut, restoreFirebaseSession, signInWithGooglePopup } from './firebase';
+import { runHandshake, signOutExtension } from './handshake';
+import { trpc } from './trpc';
+
+export type SessionStatus = 'loading' | 'signed-out' | 'signed-in';
+
+export interface Session {
+  /** Spec §4: unknown at start-up, then signed out or signed in. */
+  status: SessionStatus;
+  mode: AuthConfig['mode'] | null;
+  user: AuthUser | null;
+  /** null while the settings load. */
+  onboarded: boolean | null;
+  premium: boolean;
+  /** Local mode: `email` picks (or creates) a local account; Firebase mode: Google popup. */
+  login: (options?: { email?: string }) => Promise<void>;
+  logout: () => Promise<void>;
+}
+
+export const SessionContext = createContext<Session | null>(null);
+
+export function useSession(): Session {
+  const session = useContext(SessionContext);
+  if (!session) throw new Error('useSession needs a SessionProvider');
+  return session;
+}
+
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const { token, user } = useAuth();
+  const queryClient = useQueryClient();
+  const utils = trpc.useUtils();
+  const config = trpc.auth.config.useQuery(undefined, { staleTime: Infinity, meta: { silent: true } });
+  const loginMutation = trpc.auth.login.useMutation({ meta: { silent: true } });
+  const extensionToken = trpc.auth.extensionToken.useMutation({ meta: { silent: true } });
+  const mode = config.data?.mode ?? null;
+  const firebaseConfig = config.data?.firebase ?? null;
+
+  const handshakeFor = useRef<string | null>(null);
+
+  // Firebase mode: the stored ID token is only usable once Firebase restored its session.
+  const [firebaseReady, setFirebaseReady] = useState(false);
+  useEffect(() => {
+    if (mode !== 'firebase' || !token || !firebaseConfig || firebaseReady) return;
+    let cancelled = false;
+    restoreFirebaseSession(firebaseConfig)
+      .then((refresher) => {
+        if (cancelled) return;
+        if (refresher) authStore.setTokenRefresher(refresher);
+        else authStore.signOut();
+        setFirebaseReady(true);
+      })
+      .catch((error: unknown) => {
+        // Spec §8: unknown initialization errors are only logged.
+        console.warn('[mbox] firebase start-up failed', error);
+        if (!cancelled) setFirebaseReady(true);
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, [mode, token, firebaseConfig, firebaseReady]);
+
+  const configResolved = config.isSuccess || config.isError;
+  const waitingForFirebase = mode === 'firebase' && token !== null && !firebaseReady;
+  const status: SessionStatus =
+    token === null ? 'signed-out' : !configResolved || waitingForFirebase ? 'loading' : 'signed-in';
+
+  const logout = useCallback(async () => {
+    const firebase = firebaseConfig;
+    authStore.signOut();
+    handshakeFor.current = null;
+    signOutExtension();
+    queryClient.clear();
+    if (mode === 'firebase' && firebase) {
+      await firebaseSignOut(firebase).catch((error: unknown) => console.warn('[mbox] firebase sign-out failed', error));
+    }
+  }, [firebaseConfig, mode, queryClient]);
+
+  useEffect(() => {
+    setUnauthorizedHandler(() => void logout());
+  }, [logout]);
+
+  // The server's view of the user (in Firebase mode the popup only knows the Firebase account).
+  const me = trpc.auth.me.useQuery(undefined, { enabled: status === 'signed-in', staleTime: 60_000 });
+
+  // Spec §4: once signed in, ask the extension whether it needs the user, once per user and page load.
+  const { mutateAsync: fetchExtensionToken } = extensionToken;
+  useEffect(() => {
+    const account = me.data;
+    if (status !== 'signed-in' || !account || handshakeFor.current === account.id) return;
+    handshakeFor.current = account.id;
+    const handed = { id: account.id, email: account.email, name: account.name };
+    void runHandshake(handed, async () => (await fetchExtensionToken()).token).catch((error: unknown) =>
+      console.warn('[mbox] extension handshake failed', error),
+    );
+  }, [status, me.data, fetchExtensionToken]);
+
+  const login = useCallback(
+    async (options: { email?: string } = {}) => {
+      try {
+        const current = config.data ?? (await utils.auth.config.fetch());
+        if (current.mode === 'firebase') {
+          if (!current.firebase) throw new Error('Firebase mode without a web config');
+          const result = await signInWithGooglePopup(current.firebase);
+          const refresher = await restoreFirebaseSession(current.firebase);
+          authStore.setTokenRefresher(refresher);
+          setFirebaseReady(true);
+          authStore.signIn(result.idToken, result.user);
+        } else {
+          const email = options.email?.trim();
+          const result = await loginMutation.mutateAsync(email ? { email } : {});
+          authStore.signIn(result.token, { id: result.user.id, email: result.user.email, name: result.user.name });
+        }
+      } catch (error) {
+        // Spec §8: a failed login returns no user and is only logged.
+        console.warn('[mbox] login failed', error);
+      }
+    },
+    [config.data, loginMutation, utils],
+  );
+
+  const account = useAccountState(status === 'signed-in');
+
+  const value = useMemo<Session>(
+    () => ({
+      status,
+      mode,
+      user: me.data ? { id: me.data.id, email: me.data.email, name: me.data.name } : user,
+      onboarded: account.onboarded,
+      premium: account.premium,
+      login,
+      logout,
+    }),
+    [status, mode, user, me.data, account.onboarded, account.premium, login, logout],
+  );
+
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}
+
+/** Onboarding and premium state of the signed-in user. */
+function useAccountState(enabled: boolean): { onboarded: boolean | null; premium: boolean } {
+  void enabled;
+  // The settings procedures (issue 3) are not in the router yet: treat the user as onboarded and free.
+  return { onboarded: true, premium: false };
+}

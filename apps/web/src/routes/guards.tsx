@@ -1,0 +1,54 @@
+import { Navigate, Outlet, useLocation } from 'react-router';
+import { useSession } from '../lib/session';
+
+/**
+ * The `redirect` query parameter as an in-app path ('subscribe' → '/subscribe'), or null when absent
+ * or pointing elsewhere (never another origin: that would be an open redirect).
+ */
+export function redirectTarget(search: string): string | null {
+  const raw = new URLSearchParams(search).get('redirect')?.trim();
+  if (!raw) return null;
+  const path = raw.startsWith('/') ? raw : `/${raw}`;
+  if (path.startsWith('//') || path.includes('\\')) return null;
+  try {
+    const url = new URL(path, 'http://mbox.invalid');
+    if (url.origin !== 'http://mbox.invalid') return null;
+    return `${url.pathname}${url.search}${url.hash}`;
+  } catch {
+    return null;
+  }
+}
+
+export function PageLoader() {
+  return (
+    <div className="flex min-h-[50vh] items-center justify-center" role="status" aria-label="Loading">
+      <span className="loading loading-dots loading-lg text-primary" />
+    </div>
+  );
+}
+
+/**
+ * Spec §2 route guards for signed-in pages: unauthenticated → /login (query string kept); a redirect
+ * parameter wins; a user who is not onboarded goes to /onboarding unless already there.
+ */
+export function RequireAuth() {
+  const session = useSession();
+  const location = useLocation();
+  if (session.status === 'loading') return <PageLoader />;
+  if (session.status === 'signed-out') return <Navigate to={`/login${location.search}`} replace />;
+  const target = redirectTarget(location.search);
+  if (target) return <Navigate to={target} replace />;
+  if (session.onboarded === null) return <PageLoader />;
+  const onOnboarding = location.pathname === '/onboarding' || location.pathname.startsWith('/onboarding/');
+  if (!session.onboarded && !onOnboarding) return <Navigate to="/onboarding" replace />;
+  return <Outlet />;
+}
+
+/** Spec §2: /login is only for users not logged in; a signed-in user goes to the redirect target, or /. */
+export function LoginOnly() {
+  const session = useSession();
+  const location = useLocation();
+  if (session.status === 'loading') return <PageLoader />;
+  if (session.status === 'signed-in') return <Navigate to={redirectTarget(location.search) ?? '/'} replace />;
+  return <Outlet />;
+}
