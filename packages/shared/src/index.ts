@@ -17,3 +17,5 @@ export * from './plans.js';
 export * from './user-settings.js';
 export * from './referral.js';
 export * from './changelog.js';
+export * from './summary.js';
+export * from './message.js';

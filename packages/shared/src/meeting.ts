@@ -50,3 +50,22 @@ export const meetingDetailSchema = z.object({
   messages: z.array(messageSchema),
 });
 export type MeetingDetail = z.infer<typeof meetingDetailSchema>;
+
+/** The grouped view reads up to 1000 meetings unless told fewer. */
+export const meetingGroupsInputSchema = meetingListInputSchema.extend({
+  limit: z.coerce.number().int().min(1).max(MEETING_LIST_GROUPED_LIMIT).default(MEETING_LIST_GROUPED_LIMIT),
+});
+
+/** Grouped view: meetings by day in the user's timezone, newest day and meeting first. */
+export const meetingGroupsSchema = z.object({
+  groups: z.array(
+    z.object({
+      /** yyyy-MM-dd */
+      day: z.string(),
+      /** Long English date, e.g. 'Sunday, November 22, 2026'. */
+      label: z.string(),
+      meetings: z.array(meetingSchema),
+    }),
+  ),
+});
+export type MeetingGroups = z.infer<typeof meetingGroupsSchema>;

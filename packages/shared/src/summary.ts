@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { meetingIdSchema } from './meeting.js';
+import { languageCodeSchema } from './prompts/languages.js';
+import { promptKeySchema } from './prompts/types.js';
+
+/** Content type of a generated document (spec §3). */
+export const CONTENT_TYPES = ['summary', 'transcription'] as const;
+export const contentTypeSchema = z.enum(CONTENT_TYPES);
+export type ContentType = z.infer<typeof contentTypeSchema>;
+
+export const summaryTranslationSchema = z.object({ text: z.string() });
+
+/** Language code → translated text; English is the original and never stored here. */
+export const summaryTranslationsSchema = z.partialRecord(languageCodeSchema, summaryTranslationSchema);
+export type SummaryTranslations = z.infer<typeof summaryTranslationsSchema>;
+
+/** A generated summary of a meeting (spec §3). text is HTML. */
+export const summarySchema = z.object({
+  docId: z.string(),
+  type: contentTypeSchema,
+  title: z.string(),
+  text: z.string(),
+  translations: summaryTranslationsSchema,
+  encrypted: z.boolean(),
+  promptKey: promptKeySchema,
+  /** The question of a custom prompt; empty for catalogue prompts. */
+  customPrompt: z.string(),
+});
+export type Summary = z.infer<typeof summarySchema>;
+
+export const summaryListInputSchema = z.strictObject({ id: meetingIdSchema });
+
+/** GET /v1/summary-list/{id}: summariesDisabled is true while the meeting is too small to summarise. */
+export const summaryListSchema = z.object({
+  summaries: z.array(summarySchema),
+  summariesDisabled: z.boolean(),
+});
+export type SummaryList = z.infer<typeof summaryListSchema>;
