@@ -1,0 +1,8 @@
+import { useParams } from 'react-router';
+import { MeetingScreen } from '../features/meetings/meeting-screen';
+
+/** Routes / and /:id (spec §2). */
+export default function MeetingsPage() {
+  const { id } = useParams();
+  return <MeetingScreen meetingId={id} />;
+}
