@@ -1,12 +1,15 @@
 import { z } from 'zod';
 import {
   meetingDetailSchema,
+  meetingGroupsInputSchema,
+  meetingGroupsSchema,
   meetingIdSchema,
   meetingListInputSchema,
   meetingSchema,
 } from '@mbox/shared';
-import { authedProcedure, router } from '../../trpc/trpc.js';
-import { deleteMeeting, getMeeting, listMeetings, watchLines, watchMeetings } from './service.js';
+import { authedProcedure, premiumProcedure, router } from '../../trpc/trpc.js';
+import { encryptMeeting } from '../message/service.js';
+import { deleteMeeting, getMeeting, listMeetingGroups, listMeetings, watchLines, watchMeetings } from './service.js';
 
 const tags = ['meetings'];
 const idInput = z.strictObject({ id: meetingIdSchema });
@@ -17,6 +20,20 @@ export const meetingRouter = router({
     .input(meetingListInputSchema)
     .output(z.array(meetingSchema))
     .query(({ ctx, input }) => listMeetings(ctx.deps, ctx.user.id, input)),
+
+  grouped: authedProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/meeting-list/grouped',
+        tags,
+        protect: true,
+        summary: "Meetings grouped by day in the user's timezone, newest first",
+      },
+    })
+    .input(meetingGroupsInputSchema)
+    .output(meetingGroupsSchema)
+    .query(({ ctx, input }) => listMeetingGroups(ctx.deps, ctx.user, input)),
 
   get: authedProcedure
     .meta({ openapi: { method: 'GET', path: '/meeting/{id}', tags, protect: true, summary: 'A meeting with its messages' } })
@@ -29,6 +46,20 @@ export const meetingRouter = router({
     .input(idInput)
     .output(z.object({ success: z.literal(true) }))
     .mutation(({ ctx, input }) => deleteMeeting(ctx.deps, ctx.user.id, input.id)),
+
+  encrypt: premiumProcedure
+    .meta({
+      openapi: {
+        method: 'PUT',
+        path: '/p/meeting/encrypt/{id}',
+        tags,
+        protect: true,
+        summary: 'Encrypt every message of a meeting at rest, and lines that arrive later (premium)',
+      },
+    })
+    .input(idInput)
+    .output(z.object({ success: z.literal(true) }))
+    .mutation(({ ctx, input }) => encryptMeeting(ctx.deps, ctx.user.id, input.id)),
 
   onLines: authedProcedure
     .input(z.strictObject({ meetingId: meetingIdSchema }))

@@ -1,11 +1,14 @@
 import { TRPCError } from '@trpc/server';
 import {
   UNTITLED_MEETING,
+  groupByDay,
   markSchema,
   type Meeting as MeetingDto,
   type MeetingDetail,
+  type MeetingGroups,
   type Message as MessageDto,
 } from '@mbox/shared';
+import { openMessages } from '../../crypto/encryption.js';
 import type { AppDeps } from '../../deps.js';
 import type { Meeting, Message } from '../../generated/prisma/client.js';
 
@@ -23,6 +26,7 @@ export function toMeetingDto(meeting: Meeting): MeetingDto {
   };
 }
 
+/** The API form of a message; give it a row whose texts openMessages has decrypted. */
 export function toMessageDto(message: Message): MessageDto {
   return {
     key: message.id,
@@ -66,6 +70,17 @@ export async function listMeetings(
   return meetings.map(toMeetingDto);
 }
 
+/** The newest meetings grouped by day in the user's timezone (spec §7: grouped view). */
+export async function listMeetingGroups(
+  deps: AppDeps,
+  user: { id: string; timezone: string },
+  page: { limit: number; offset: number },
+): Promise<MeetingGroups> {
+  const meetings = await listMeetings(deps, user.id, page);
+  const groups = groupByDay(meetings, (m) => m.date, user.timezone);
+  return { groups: groups.map(({ day, label, items }) => ({ day, label, meetings: items })) };
+}
+
 const messageOrder = [{ spokenAt: 'asc' as const }, { id: 'asc' as const }];
 
 export async function getMeeting(deps: AppDeps, userId: string, meetingId: string): Promise<MeetingDetail> {
@@ -74,7 +89,8 @@ export async function getMeeting(deps: AppDeps, userId: string, meetingId: strin
     include: { messages: { orderBy: messageOrder } },
   });
   if (!meeting) throw meetingNotFound();
-  return { meet: toMeetingDto(meeting), messages: meeting.messages.map(toMessageDto) };
+  const messages = await openMessages(deps, userId, meeting.messages);
+  return { meet: toMeetingDto(meeting), messages: messages.map(toMessageDto) };
 }
 
 /** Removes the meeting with its messages and summaries (cascade). */
@@ -101,7 +117,7 @@ export async function* watchLines(
         where: { id: { in: event.messageIds }, meetingId },
         orderBy: messageOrder,
       });
-      for (const message of messages) yield toMessageDto(message);
+      for (const message of await openMessages(deps, userId, messages)) yield toMessageDto(message);
     }
   } catch (error) {
     if (!stop.aborted) throw error;

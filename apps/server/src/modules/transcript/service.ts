@@ -1,4 +1,5 @@
 import type { IngestLinesInput, IngestLinesOutput, TranscriptLine } from '@mbox/shared';
+import { encryptText, ensureDataKey, messageContext } from '../../crypto/encryption.js';
 import type { AppDeps } from '../../deps.js';
 
 /** Keeps the highest revision of each caption block when a batch repeats one. */
@@ -46,23 +47,33 @@ export async function ingestLines(deps: AppDeps, userId: string, input: IngestLi
       },
     });
 
+    // The upsert above holds the meeting row's lock until commit, so meeting.encrypted and each
+    // message's flag cannot change under us (encryption takes the same lock).
     const existing = await tx.message.findMany({
       where: { meetingId: meeting.id, captionId: { in: lines.map((l) => l.captionId) } },
-      select: { captionId: true, revision: true },
+      select: { captionId: true, revision: true, encrypted: true },
     });
+    const encryptedCaptions = new Set(existing.filter((m) => m.encrypted).map((m) => m.captionId));
+    const key =
+      meeting.encrypted || encryptedCaptions.size ? await ensureDataKey(tx, deps.secrets.masterKey, userId) : null;
     const storedRevision = new Map(existing.map((m) => [m.captionId, m.revision]));
     const fresh = lines.filter((l) => !storedRevision.has(l.captionId));
     const newer = lines.filter((l) => (storedRevision.get(l.captionId) ?? Infinity) < l.revision);
 
-    const toRow = (l: TranscriptLine) => ({
-      captionId: l.captionId,
-      revision: l.revision,
-      final: l.final,
-      user: l.speaker,
-      userAvatar: l.avatar ?? '',
-      text: l.text,
-      spokenAt: new Date(l.spokenAt),
-    });
+    const toRow = (l: TranscriptLine) => {
+      // A line of an encrypted meeting, or a newer revision of a message encrypted on its own, is sealed.
+      const sealWith = meeting.encrypted || encryptedCaptions.has(l.captionId) ? key : null;
+      return {
+        captionId: l.captionId,
+        revision: l.revision,
+        final: l.final,
+        user: l.speaker,
+        userAvatar: l.avatar ?? '',
+        text: sealWith ? encryptText(sealWith, l.text, messageContext(meeting.id)) : l.text,
+        encrypted: sealWith !== null,
+        spokenAt: new Date(l.spokenAt),
+      };
+    };
     const created = fresh.length
       ? await tx.message.createManyAndReturn({
           data: fresh.map((l) => ({ ...toRow(l), meetingId: meeting.id })),

@@ -1,0 +1,108 @@
+import { TRPCError } from '@trpc/server';
+import type { Mark, Message as MessageDto } from '@mbox/shared';
+import { ensureDataKey, openMessages, sealMessageTexts } from '../../crypto/encryption.js';
+import type { AppDeps } from '../../deps.js';
+import type { Prisma } from '../../generated/prisma/client.js';
+import { meetingNotFound, toMessageDto } from '../meeting/service.js';
+
+function messageNotFound(): TRPCError {
+  return new TRPCError({ code: 'NOT_FOUND', message: 'Message not found' });
+}
+
+/** The user's message, or NOT_FOUND — also for another user's message, so its existence never leaks. */
+async function findOwnMessage(db: AppDeps['db'] | Prisma.TransactionClient, userId: string, messageId: string) {
+  const message = await db.message.findFirst({ where: { id: messageId, meeting: { userId } } });
+  if (!message) throw messageNotFound();
+  return message;
+}
+
+async function readMessage(deps: AppDeps, userId: string, messageId: string): Promise<MessageDto> {
+  const [message] = await openMessages(deps, userId, [await findOwnMessage(deps.db, userId, messageId)]);
+  return toMessageDto(message!);
+}
+
+function announce(deps: AppDeps, userId: string, meetingId: string, messageIds: string[]): void {
+  deps.events.emit('meeting.lines', { userId, meetingId, messageIds });
+}
+
+/** Stores the given set of marks (the client toggles); repeats are stored once. */
+export async function markMessage(deps: AppDeps, userId: string, messageId: string, marks: Mark[]): Promise<MessageDto> {
+  const { meetingId } = await findOwnMessage(deps.db, userId, messageId);
+  await deps.db.message.updateMany({ where: { id: messageId, meeting: { userId } }, data: { marks: [...new Set(marks)] } });
+  announce(deps, userId, meetingId, [messageId]);
+  return readMessage(deps, userId, messageId);
+}
+
+/** Sets the comment of a message; marks stay as they are (the client adds or drops 'commented'). */
+export async function commentMessage(
+  deps: AppDeps,
+  userId: string,
+  messageId: string,
+  comment: string,
+): Promise<MessageDto> {
+  const { meetingId } = await findOwnMessage(deps.db, userId, messageId);
+  await deps.db.message.updateMany({ where: { id: messageId, meeting: { userId } }, data: { comment: comment.trim() } });
+  announce(deps, userId, meetingId, [messageId]);
+  return readMessage(deps, userId, messageId);
+}
+
+/**
+ * Locks the user's meeting row for the rest of the transaction. Transcript ingest updates that row
+ * first too, so encryption and ingest of one meeting never interleave (no plain line slips in).
+ */
+async function lockOwnMeeting(tx: Prisma.TransactionClient, userId: string, meetingId: string): Promise<void> {
+  const rows = await tx.$queryRaw<{ id: string }[]>`
+    SELECT id FROM "Meeting" WHERE id = ${meetingId} AND "userId" = ${userId} FOR UPDATE`;
+  if (!rows.length) throw meetingNotFound();
+}
+
+/** Encrypts the text (and AI-fixed text) of one message at rest; encrypting twice changes nothing. */
+export async function encryptMessage(deps: AppDeps, userId: string, messageId: string): Promise<MessageDto> {
+  const { meetingId } = await findOwnMessage(deps.db, userId, messageId);
+  const changed = await deps.db.$transaction(async (tx) => {
+    await lockOwnMeeting(tx, userId, meetingId);
+    const message = await findOwnMessage(tx, userId, messageId);
+    if (message.encrypted) return false;
+    const key = await ensureDataKey(tx, deps.secrets.masterKey, userId);
+    await tx.message.update({
+      where: { id: message.id },
+      data: { ...sealMessageTexts(key, meetingId, message), encrypted: true },
+    });
+    return true;
+  });
+  if (changed) announce(deps, userId, meetingId, [messageId]);
+  return readMessage(deps, userId, messageId);
+}
+
+/**
+ * Encrypts every message of a meeting and marks the meeting encrypted, so lines ingested later are
+ * stored encrypted too. One transaction: either every message is sealed or none is.
+ */
+export async function encryptMeeting(deps: AppDeps, userId: string, meetingId: string): Promise<{ success: true }> {
+  const sealedIds = await deps.db.$transaction(
+    async (tx) => {
+      await lockOwnMeeting(tx, userId, meetingId);
+      const key = await ensureDataKey(tx, deps.secrets.masterKey, userId);
+      const plain = await tx.message.findMany({
+        where: { meetingId, encrypted: false },
+        select: { id: true, text: true, aiFixed: true },
+      });
+      if (plain.length) {
+        const sealed = plain.map((m) => sealMessageTexts(key, meetingId, m));
+        // One statement for the whole meeting: thousands of lines must not hold the lock for long.
+        await tx.$executeRaw`
+          UPDATE "Message" AS m
+          SET "text" = v.text, "aiFixed" = v.ai_fixed, "encrypted" = true, "lastUpdated" = now()
+          FROM unnest(${plain.map((m) => m.id)}::text[], ${sealed.map((s) => s.text)}::text[],
+                      ${sealed.map((s) => s.aiFixed)}::text[]) AS v(id, text, ai_fixed)
+          WHERE m.id = v.id AND m."meetingId" = ${meetingId}`;
+      }
+      await tx.meeting.update({ where: { id: meetingId }, data: { encrypted: true } });
+      return plain.map((m) => m.id);
+    },
+    { timeout: 60_000 },
+  );
+  deps.events.emit('meeting.changed', { userId, meetingId, kind: 'updated' });
+  if (sealedIds.length) announce(deps, userId, meetingId, sealedIds);
+  return { success: true };
+}
