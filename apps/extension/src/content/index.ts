@@ -199,8 +199,12 @@ function init(): void {
   document.addEventListener('click', (event) => {
     if (session && isLeaveButtonClick(event.target)) endSession();
   }, true);
-  // A closing or reloading tab: hand over what is buffered (the worker ends the meeting on tab close).
-  window.addEventListener('pagehide', flushLines);
+  // A closing or reloading tab takes the caption blocks with it: their lines are final. The worker ends
+  // the meeting on tab close; a reload continues the session with new blocks.
+  window.addEventListener('pagehide', () => {
+    tracker?.finalizeAll();
+    flushLines();
+  });
   setInterval(poll, POLL_MS);
   setInterval(flushLines, SEND_INTERVAL_MS);
   poll();
