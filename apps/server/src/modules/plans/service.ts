@@ -1,0 +1,30 @@
+import { buildPlans, isPremiumActive, paidPlanIdSchema, type Plan, type PlanId } from '@mbox/shared';
+import type { AppDeps } from '../../deps.js';
+
+/** Subscription statuses under which the subscribed plan is the one in use. */
+const LIVE_SUBSCRIPTION_STATUSES = ['active', 'trialing', 'past_due'];
+
+/**
+ * The plan in use: with premium active, the plan of the newest live subscription; premium without
+ * one (a referral) counts as the Premium Summarizer Plan, whose features it grants; otherwise Basic.
+ */
+export async function currentPlanId(
+  deps: AppDeps,
+  user: { id: string; isPremium: boolean; premiumUntil: Date | null },
+): Promise<PlanId> {
+  if (!isPremiumActive(user)) return 'basic';
+  const subscription = await deps.db.subscription.findFirst({
+    where: { userId: user.id, status: { in: LIVE_SUBSCRIPTION_STATUSES } },
+    orderBy: { createdAt: 'desc' },
+    select: { planId: true },
+  });
+  const planId = paidPlanIdSchema.safeParse(subscription?.planId);
+  return planId.success ? planId.data : 'summarizer';
+}
+
+export async function listPlans(
+  deps: AppDeps,
+  user: { id: string; isPremium: boolean; premiumUntil: Date | null },
+): Promise<Plan[]> {
+  return buildPlans(await currentPlanId(deps, user));
+}
