@@ -1,0 +1,53 @@
+import { TRPCError } from '@trpc/server';
+import { extendPremiumUntil, referralLink, type ReferralAccept, type ReferralLink } from '@mbox/shared';
+import type { AppDeps } from '../../deps.js';
+import { Prisma } from '../../generated/prisma/client.js';
+
+/** Origin of the web app that referral links open. */
+function publicOrigin(deps: AppDeps): string {
+  return deps.config.PUBLIC_URL ?? `http://localhost:${deps.config.PORT}`;
+}
+
+export async function getReferralLink(deps: AppDeps, userId: string): Promise<ReferralLink> {
+  const { referralCode } = await deps.db.user.findUniqueOrThrow({ where: { id: userId }, select: { referralCode: true } });
+  return { link: referralLink(publicOrigin(deps), referralCode) };
+}
+
+/**
+ * Accepts a referral code: the acceptor and the referrer each get REFERRAL_PREMIUM_DAYS of premium,
+ * added to any running period. A user accepts at most one referral, never their own; accepting the
+ * same code again changes nothing (the onboarding page may retry).
+ */
+export async function acceptReferral(deps: AppDeps, userId: string, code: string, now = new Date()): Promise<ReferralAccept> {
+  const referrer = await deps.db.user.findUnique({ where: { referralCode: code }, select: { id: true } });
+  if (!referrer) throw new TRPCError({ code: 'NOT_FOUND', message: `Referral code not found: ${code}` });
+  if (referrer.id === userId) {
+    throw new TRPCError({ code: 'BAD_REQUEST', message: 'You cannot accept your own referral code' });
+  }
+  try {
+    return await deps.db.$transaction(async (tx) => {
+      // Both rows locked in a fixed order: concurrent acceptances must each extend the referrer once.
+      const ids = [userId, referrer.id].sort();
+      await tx.$queryRaw`SELECT 1 FROM "User" WHERE id IN (${ids[0]}, ${ids[1]}) ORDER BY id FOR UPDATE`;
+      const existing = await tx.referral.findUnique({ where: { acceptorId: userId }, select: { referrerId: true } });
+      if (existing) {
+        if (existing.referrerId === referrer.id) return { status: 'already-accepted' as const };
+        throw alreadyAccepted();
+      }
+      await tx.referral.create({ data: { referrerId: referrer.id, acceptorId: userId } });
+      for (const id of ids) {
+        const { premiumUntil } = await tx.user.findUniqueOrThrow({ where: { id }, select: { premiumUntil: true } });
+        await tx.user.update({ where: { id }, data: { isPremium: true, premiumUntil: extendPremiumUntil(premiumUntil, now) } });
+      }
+      return { status: 'accepted' as const };
+    });
+  } catch (error) {
+    // The unique acceptor row is the last line of defence against a double acceptance.
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') throw alreadyAccepted();
+    throw error;
+  }
+}
+
+function alreadyAccepted(): TRPCError {
+  return new TRPCError({ code: 'CONFLICT', message: 'You have already accepted a referral' });
+}
