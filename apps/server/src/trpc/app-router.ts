@@ -2,6 +2,10 @@ import { authRouter } from '../modules/auth/router.js';
 import { meetingRouter } from '../modules/meeting/router.js';
 import { messageRouter } from '../modules/message/router.js';
 import { settingsRouter } from '../modules/settings/router.js';
+import { changelogRouter } from '../modules/changelog/router.js';
+import { plansRouter } from '../modules/plans/router.js';
+import { referralRouter } from '../modules/referral/router.js';
+import { statsRouter } from '../modules/stats/router.js';
 import { transcriptRouter } from '../modules/transcript/router.js';
 import { router } from './trpc.js';
 
@@ -10,6 +14,10 @@ export const appRouter = router({
   meeting: meetingRouter,
   message: messageRouter,
   settings: settingsRouter,
+  plans: plansRouter,
+  referral: referralRouter,
+  changelog: changelogRouter,
+  stats: statsRouter,
   transcript: transcriptRouter,
 });
 
