@@ -1,6 +1,7 @@
 import { authRouter } from '../modules/auth/router.js';
 import { meetingRouter } from '../modules/meeting/router.js';
 import { messageRouter } from '../modules/message/router.js';
+import { summaryRouter } from '../modules/summary/router.js';
 import { settingsRouter } from '../modules/settings/router.js';
 import { changelogRouter } from '../modules/changelog/router.js';
 import { plansRouter } from '../modules/plans/router.js';
@@ -13,6 +14,7 @@ export const appRouter = router({
   auth: authRouter,
   meeting: meetingRouter,
   message: messageRouter,
+  summary: summaryRouter,
   settings: settingsRouter,
   plans: plansRouter,
   referral: referralRouter,
