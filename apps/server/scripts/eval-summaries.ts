@@ -3,20 +3,15 @@
  * the offline engine, a lead baseline (the first sentences, same number of words) and the LLM when
  * OPENAI_API_KEY / OPENAI_BASE_URL are set.   npm run eval:summaries [folder]
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { SummarySettingsInput } from '@mbox/shared';
 import { loadConfig } from '../src/config.js';
-import { repoRoot } from '../src/db/paths.js';
 import { AiEngine } from '../src/ai/engine.js';
+import { QMSUM_DIR, readQmsumFile, toTranscript } from '../src/ai/eval/qmsum.js';
 import { rougeAll } from '../src/ai/eval/rouge.js';
 import { prepareTranscript, wordCount } from '../src/ai/offline/text.js';
 import type { TranscriptTurn } from '../src/ai/types.js';
-
-interface QmsumMeeting {
-  meeting_transcripts: { speaker: string; content: string }[];
-  general_query_list: { query: string; answer: string }[];
-}
 
 /** The budget every system gets: the product's standard depth, 100 to 150 words. */
 const SETTINGS: SummarySettingsInput = { depth: 'standard', minLength: 100, maxLength: 150 };
@@ -48,7 +43,7 @@ export function leadBaseline(transcript: readonly TranscriptTurn[], words: numbe
 }
 
 async function main() {
-  const folder = path.resolve(process.argv[2] ?? path.resolve(repoRoot, '../shared/data/qmsum'));
+  const folder = path.resolve(process.argv[2] ?? QMSUM_DIR);
   const files = readdirSync(folder).filter((f) => f.endsWith('.json')).sort();
   if (files.length === 0) throw new Error(`No QMSum meeting (*.json) in ${folder}`);
   const config = loadConfig();
@@ -58,10 +53,10 @@ async function main() {
   const rows: { meeting: string; system: string; words: number; r1: number; r2: number; rl: number }[] = [];
 
   for (const file of files) {
-    const meeting = JSON.parse(readFileSync(path.join(folder, file), 'utf8')) as QmsumMeeting;
+    const meeting = readQmsumFile(path.join(folder, file));
     const reference = meeting.general_query_list[0]?.answer;
     if (!reference) continue;
-    const transcript = meeting.meeting_transcripts.map((t) => ({ speaker: t.speaker, text: t.content }));
+    const transcript = toTranscript(meeting);
     const name = file.replace(/\.json$/, '');
     const score = (system: string, text: string) => {
       const r = rougeAll(text, reference);

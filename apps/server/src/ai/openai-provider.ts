@@ -123,6 +123,9 @@ export class OpenAiProvider implements LlmProvider {
               usage = { promptTokens: chunk.usage.prompt_tokens, completionTokens: chunk.usage.completion_tokens };
             }
           }
+          // The SDK ends the iteration quietly when its signal aborts: a cut stream must not pass for a whole one.
+          if (timedOut) throw new OpenAI.APIConnectionTimeoutError({ message: 'The LLM stream stalled.' });
+          if (request.signal?.aborted) throw new OpenAI.APIUserAbortError();
           return {
             text,
             model: answeredModel,

@@ -1,6 +1,6 @@
 import { PROMPTS, findLanguage, type PromptKey, type SummaryDepth, type SummarySettings } from '@mbox/shared';
 import { lengthBudget } from './length.js';
-import { cleanTurnText } from './offline/text.js';
+import { capitalise, cleanTurnText } from './offline/text.js';
 import type { ChatMessage, TranscriptTurn } from './types.js';
 
 export const HTML_FORMAT_RULE =
@@ -17,7 +17,7 @@ const DEPTH_RULES: Record<SummaryDepth, string> = {
 
 /** The transcript as the model reads it: one "Speaker: text" line per turn, annotations and fillers removed. */
 export function formatTranscriptLine(turn: TranscriptTurn): string {
-  return `${turn.speaker.trim() || 'Unknown'}: ${cleanTurnText(turn.text)}`;
+  return `${turn.speaker.trim() || 'Unknown'}: ${capitalise(cleanTurnText(turn.text))}`;
 }
 
 export function formatTranscript(turns: readonly TranscriptTurn[]): string {

@@ -24,7 +24,8 @@ const OPTIONS: sanitizeHtml.IOptions = {
 OPTIONS.allowedAttributes = { ...OPTIONS.allowedAttributes, a: ['href', 'title', 'rel', 'target'] };
 
 export function sanitizeSummaryHtml(html: string): string {
-  return sanitizeHtml(html, OPTIONS).trim();
+  // sanitize-html writes XHTML-style "<br />"; the stored form (and the shared rules) use "<br>".
+  return sanitizeHtml(html, OPTIONS).replace(/<br \/>/g, '<br>').trim();
 }
 
 /** Removes a Markdown code fence some models wrap their HTML in. */
