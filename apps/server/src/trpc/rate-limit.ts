@@ -1,0 +1,55 @@
+import { TRPCError } from '@trpc/server';
+import { DAILY_LIMIT_REACHED } from '@mbox/shared';
+import type { AppDeps } from '../deps.js';
+import type { AuthUser } from '../modules/auth/service.js';
+import { middleware } from './trpc.js';
+
+/** UTC calendar day, yyyy-MM-dd: every user's counter resets at the same moment. */
+export function usageDay(now: Date = new Date()): string {
+  return now.toISOString().slice(0, 10);
+}
+
+/**
+ * Counts one use of `kind` for `subject` today unless `limit` uses are already counted. One
+ * statement, so concurrent calls never both take the last use. Returns false when the limit is reached.
+ */
+export async function takeDailyUse(
+  db: AppDeps['db'],
+  subject: string,
+  kind: string,
+  limit: number,
+  day = usageDay(),
+): Promise<boolean> {
+  if (limit <= 0) return false;
+  const rows = await db.$queryRaw<{ count: number }[]>`
+    INSERT INTO "DailyUsage" ("subject", "day", "kind", "count") VALUES (${subject}, ${day}, ${kind}, 1)
+    ON CONFLICT ("subject", "day", "kind") DO UPDATE SET "count" = "DailyUsage"."count" + 1
+    WHERE "DailyUsage"."count" < ${limit}
+    RETURNING "count"`;
+  return rows.length > 0;
+}
+
+/** Gives back a use whose call failed, so a server or model error does not cost the user. */
+export async function returnDailyUse(db: AppDeps['db'], subject: string, kind: string, day: string): Promise<void> {
+  await db.dailyUsage.updateMany({ where: { subject, day, kind, count: { gt: 0 } }, data: { count: { decrement: 1 } } });
+}
+
+/**
+ * Daily limit of a procedure, counted per signed-in user, or per client address (`ip:<addr>`) on
+ * public procedures. `limit` returns null for unlimited (e.g. premium users). Over the limit the call
+ * answers 429 'Daily limit reached'; failed calls do not count.
+ */
+export function dailyLimit(kind: string, limit: (user: AuthUser | null) => number | null) {
+  return middleware(async ({ ctx, next }) => {
+    const max = limit(ctx.user);
+    if (max === null) return next();
+    const subject = ctx.user ? ctx.user.id : `ip:${ctx.ip}`;
+    const day = usageDay();
+    if (!(await takeDailyUse(ctx.deps.db, subject, kind, max, day))) {
+      throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message: DAILY_LIMIT_REACHED });
+    }
+    const result = await next();
+    if (!result.ok) await returnDailyUse(ctx.deps.db, subject, kind, day);
+    return result;
+  });
+}
