@@ -1,6 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { AuthConfig } from '@mbox/shared/auth';
+import { DEFAULT_TIME_ZONE, isValidTimeZone } from '@mbox/shared/days';
+import { isPremiumActive } from '@mbox/shared/premium';
 import { authStore, useAuth, type AuthUser } from './auth';
 import { setUnauthorizedHandler } from './errors';
 import { firebaseSignOut, restoreFirebaseSession, signInWithGooglePopup } from './firebase';
@@ -141,9 +143,40 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }
 
-/** Onboarding and premium state of the signed-in user. */
+/** Onboarding and premium state of the signed-in user, from the cached settings (spec §4). */
 function useAccountState(enabled: boolean): { onboarded: boolean | null; premium: boolean } {
-  void enabled;
-  // The settings procedures (issue 3) are not in the router yet: treat the user as onboarded and free.
-  return { onboarded: true, premium: false };
+  const utils = trpc.useUtils();
+  // A 401 here logs the user out through the shared error handler (spec §3: authError).
+  const settings = trpc.settings.get.useQuery(undefined, { enabled, staleTime: Infinity, meta: { silent: true } });
+  const update = trpc.settings.update.useMutation({ meta: { silent: true } });
+  const { mutate: saveSettings } = update;
+
+  // The server groups meetings by day in the user's zone; tell it ours while it still has the default.
+  const storedZone = settings.data?.timezone;
+  useEffect(() => {
+    const zone = browserTimeZone();
+    if (storedZone !== DEFAULT_TIME_ZONE || zone === DEFAULT_TIME_ZONE || !isValidTimeZone(zone)) return;
+    saveSettings(
+      { timezone: zone },
+      {
+        onSuccess: (saved) => {
+          utils.settings.get.setData(undefined, saved);
+          void utils.meeting.grouped.invalidate();
+        },
+      },
+    );
+  }, [storedZone, saveSettings, utils]);
+
+  if (!enabled) return { onboarded: null, premium: false };
+  if (settings.isPending) return { onboarded: null, premium: false };
+  // Spec §8: other settings failures are only logged; do not lock the user out of the app for them.
+  if (!settings.data) return { onboarded: true, premium: false };
+  return {
+    onboarded: settings.data.onboardingComplete,
+    premium: isPremiumActive({ isPremium: settings.data.isPremium, premiumUntil: settings.data.premiumUntil }),
+  };
+}
+
+export function browserTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || DEFAULT_TIME_ZONE;
 }

@@ -54,6 +54,12 @@ describe('route guards (spec §2)', () => {
     expect(where()).toBe('onboarding /onboarding');
   });
 
+  it('carries a referral code from /login through to onboarding', async () => {
+    renderRoutes(routes, { path: '/login?code=REF123', session: fakeSession({ onboarded: false }) });
+    await screen.findByTestId('where');
+    expect(where()).toBe('onboarding /onboarding?code=REF123');
+  });
+
   it('leaves a user who is not onboarded on an onboarding step', async () => {
     renderRoutes(routes, { path: '/onboarding/security', session: fakeSession({ onboarded: false }) });
     await screen.findByTestId('where');

@@ -40,7 +40,8 @@ export function RequireAuth() {
   if (target) return <Navigate to={target} replace />;
   if (session.onboarded === null) return <PageLoader />;
   const onOnboarding = location.pathname === '/onboarding' || location.pathname.startsWith('/onboarding/');
-  if (!session.onboarded && !onOnboarding) return <Navigate to="/onboarding" replace />;
+  // The query travels along: a referral link's code must reach onboarding through /login.
+  if (!session.onboarded && !onOnboarding) return <Navigate to={`/onboarding${location.search}`} replace />;
   return <Outlet />;
 }
 
@@ -49,6 +50,8 @@ export function LoginOnly() {
   const session = useSession();
   const location = useLocation();
   if (session.status === 'loading') return <PageLoader />;
-  if (session.status === 'signed-in') return <Navigate to={redirectTarget(location.search) ?? '/'} replace />;
+  if (session.status === 'signed-in') {
+    return <Navigate to={redirectTarget(location.search) ?? `/${location.search}`} replace />;
+  }
   return <Outlet />;
 }

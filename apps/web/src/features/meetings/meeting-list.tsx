@@ -1,20 +1,21 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import type { Meeting } from '@mbox/shared/meeting';
-import { meetingCountLabel, type DayGroup } from '@mbox/shared/days';
+import { meetingCountLabel } from '@mbox/shared/days';
 import { formatMeetingDuration, formatMessageTime } from '@mbox/shared/format';
 import { MeetingsEmptyState } from './empty-state';
 import { ParticipantBadges } from './participant-badges';
+import type { MeetingGroup } from './use-meetings';
 
 /** Spec §2: the first group is open by default, or the one holding the selected meeting. */
-export function initiallyOpenDay(groups: readonly DayGroup<Meeting>[], selectedId: string | undefined): string | null {
-  const holding = selectedId ? groups.find((g) => g.items.some((m) => m.key === selectedId)) : undefined;
+export function initiallyOpenDay(groups: readonly MeetingGroup[], selectedId: string | undefined): string | null {
+  const holding = selectedId ? groups.find((g) => g.meetings.some((m) => m.key === selectedId)) : undefined;
   return (holding ?? groups[0])?.day ?? null;
 }
 
 interface MeetingListProps {
   status: 'loading' | 'error' | 'ready';
-  groups: DayGroup<Meeting>[];
+  groups: MeetingGroup[];
   selectedId: string | undefined;
   onDelete: (id: string) => void;
   deletingId: string | null;
@@ -25,7 +26,7 @@ export function MeetingList({ status, groups, selectedId, onDelete, deletingId }
   const [seeded, setSeeded] = useState(false);
 
   // Open the default group once the list arrives, and the selected meeting's group when it changes.
-  const selectedDay = selectedId ? groups.find((g) => g.items.some((m) => m.key === selectedId))?.day : undefined;
+  const selectedDay = selectedId ? groups.find((g) => g.meetings.some((m) => m.key === selectedId))?.day : undefined;
   useEffect(() => {
     if (groups.length === 0) return;
     if (!seeded) {
@@ -69,11 +70,11 @@ export function MeetingList({ status, groups, selectedId, onDelete, deletingId }
           onToggle={(e) => toggle(group.day, e.currentTarget.open)}
         >
           <summary className="collapse-title font-semibold">
-            {group.label} <span className="font-normal text-base-content/60">{meetingCountLabel(group.items.length)}</span>
+            {group.label} <span className="font-normal text-base-content/60">{meetingCountLabel(group.meetings.length)}</span>
           </summary>
           <div className="collapse-content">
             <ul className="flex flex-col gap-2">
-              {group.items.map((meeting) => (
+              {group.meetings.map((meeting) => (
                 <MeetingItem
                   key={meeting.key}
                   meeting={meeting}

@@ -1,5 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { groupByDay } from '@mbox/shared/days';
 import type { Meeting, Message } from '@mbox/shared/meeting';
 import { apiError, createFakeTrpc } from '../../test/fake-trpc';
 import { renderRoutes } from '../../test/render';
@@ -37,9 +38,17 @@ const MEETINGS = [
   meeting('m1', day(2026, 3, 10)),
 ];
 
+/** What the server answers: days in the user's zone (here the test's own zone). */
+function grouped(meetings: Meeting[]) {
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return {
+    groups: groupByDay(meetings, (m) => m.date, zone).map(({ day, label, items }) => ({ day, label, meetings: items })),
+  };
+}
+
 function setup(path: string, detail: Record<string, { meet: Meeting; messages: Message[] }> = {}) {
   const fake = createFakeTrpc({
-    'meeting.list': () => MEETINGS,
+    'meeting.grouped': () => grouped(MEETINGS),
     'meeting.get': (input) => {
       const id = (input as { id: string }).id;
       const found = detail[id];
@@ -83,7 +92,7 @@ describe('meeting list grouping (spec §2)', () => {
   });
 
   it('shows the empty state', async () => {
-    const fake = createFakeTrpc({ 'meeting.list': () => [] });
+    const fake = createFakeTrpc({ 'meeting.grouped': () => grouped([]) });
     renderRoutes(routes, { path: '/', fake });
     expect(await screen.findByText('No meetings (yet)')).toBeTruthy();
     expect(screen.getByText("You don't have any meetings to show yet")).toBeTruthy();

@@ -1,31 +1,24 @@
-import { useMemo } from 'react';
-import { MEETING_LIST_GROUPED_LIMIT, type Meeting } from '@mbox/shared/meeting';
-import { groupByDay, type DayGroup } from '@mbox/shared/days';
+import { MEETING_LIST_GROUPED_LIMIT, type MeetingGroups } from '@mbox/shared/meeting';
 import { trpc } from '../../lib/trpc';
 
 /** Spec §7: the grouped view asks for up to 1000 meetings. */
 export const GROUPED_LIST_INPUT = { limit: MEETING_LIST_GROUPED_LIMIT };
 
-export function browserTimeZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-}
+export type MeetingGroup = MeetingGroups['groups'][number];
 
 export interface MeetingsState {
   status: 'loading' | 'error' | 'ready';
-  groups: DayGroup<Meeting>[];
+  groups: MeetingGroup[];
 }
 
-/**
- * The meeting list grouped by day in the browser's timezone (what the user calls "today"), kept
- * current by the server's meeting events.
- */
+/** The meeting list grouped by day (by the server, in the user's timezone), kept current by meeting events. */
 export function useMeetings(openMeetingId: string | undefined): MeetingsState {
   const utils = trpc.useUtils();
-  const list = trpc.meeting.list.useQuery(GROUPED_LIST_INPUT);
+  const list = trpc.meeting.grouped.useQuery(GROUPED_LIST_INPUT);
 
   trpc.meeting.onChanged.useSubscription(undefined, {
     onData: (event) => {
-      void utils.meeting.list.invalidate();
+      void utils.meeting.grouped.invalidate();
       if (event.meetingId === openMeetingId && event.kind !== 'deleted') {
         void utils.meeting.get.invalidate({ id: event.meetingId });
       }
@@ -33,11 +26,7 @@ export function useMeetings(openMeetingId: string | undefined): MeetingsState {
     onError: (error) => console.warn('[mbox] meeting events stopped', error),
   });
 
-  const groups = useMemo(
-    () => (list.data ? groupByDay(list.data, (m) => m.date, browserTimeZone()) : []),
-    [list.data],
-  );
-  return { status: list.isPending ? 'loading' : list.isError ? 'error' : 'ready', groups };
+  return { status: list.isPending ? 'loading' : list.isError ? 'error' : 'ready', groups: list.data?.groups ?? [] };
 }
 
 /** Deletes a meeting; on success it leaves the cached list at once (spec §4). */
@@ -47,8 +36,17 @@ export function useDeleteMeeting(onDeleted: (id: string) => void) {
     // Spec §8: no user-visible error for a failed deletion.
     meta: { silent: true },
     onSuccess: (_result, { id }) => {
-      utils.meeting.list.setData(GROUPED_LIST_INPUT, (old) => old?.filter((m) => m.key !== id));
+      utils.meeting.grouped.setData(GROUPED_LIST_INPUT, (old) => old && withoutMeeting(old, id));
       onDeleted(id);
     },
   });
+}
+
+/** The groups without one meeting; a day left empty disappears. */
+export function withoutMeeting(data: MeetingGroups, id: string): MeetingGroups {
+  return {
+    groups: data.groups
+      .map((group) => ({ ...group, meetings: group.meetings.filter((m) => m.key !== id) }))
+      .filter((group) => group.meetings.length > 0),
+  };
 }
