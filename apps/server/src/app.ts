@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyCors from '@fastify/cors';
 import fastifyStatic from '@fastify/static';
+import fastifySwagger, { type StaticDocumentSpec } from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
 import Fastify, { type FastifyError } from 'fastify';
 import { fastifyTRPCOpenApiPlugin, generateOpenApiDocument } from 'trpc-to-openapi';
@@ -101,6 +103,14 @@ export async function buildApp(deps: AppDeps, options: { webDist?: string | null
 
   const document = openApiDocument();
   app.get('/v1/openapi.json', async () => document);
+  // Browsable page at /docs; its assets ship inside @fastify/swagger-ui (works offline). Static mode
+  // only hands the UI our document (also served at /docs/json), it does not describe Fastify's routes.
+  await app.register(fastifySwagger, {
+    mode: 'static',
+    // The same JSON; trpc-to-openapi and @fastify/swagger type OpenAPI 3 with different packages.
+    specification: { document: document as unknown as StaticDocumentSpec['document'] },
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
   await app.register(fastifyTRPCOpenApiPlugin, {
     basePath: '/v1',
     router: appRouter,

@@ -13,13 +13,13 @@ const tags = ['auth'];
 
 export const authRouter = router({
   config: publicProcedure
-    .meta({ openapi: { method: 'GET', path: '/auth/config', tags, summary: 'Sign-in mode and client config' } })
+    .meta({ openapi: { method: 'GET', path: '/auth/config', tags, protect: false, summary: 'Sign-in mode and client config' } })
     .input(z.void())
     .output(authConfigSchema)
     .query(({ ctx }) => authConfig(ctx.deps)),
 
   login: publicProcedure
-    .meta({ openapi: { method: 'POST', path: '/auth/login', tags, summary: 'Local-mode sign-in' } })
+    .meta({ openapi: { method: 'POST', path: '/auth/login', tags, protect: false, summary: 'Local-mode sign-in' } })
     .input(loginInputSchema)
     .output(loginOutputSchema)
     .mutation(({ ctx, input }) => loginLocal(ctx.deps, input)),
