@@ -1,11 +1,12 @@
 import { TRPCClientError } from '@trpc/client';
+import { DAILY_LIMIT_REACHED, DEFAULT_ERROR_MESSAGE, ERROR_TOAST } from '@mbox/shared/ui-messages';
 import { toast } from './toast';
 
 /** UI texts of spec §8. */
 export const ERROR_TEXT = {
-  default: 'Some error occur. Try again later',
-  request: 'Error occur. Try again later.',
-  dailyLimit: 'Daily limit reached',
+  default: DEFAULT_ERROR_MESSAGE,
+  request: ERROR_TOAST,
+  dailyLimit: DAILY_LIMIT_REACHED,
 } as const;
 
 export type ErrorOutcome = { kind: 'logout' } | { kind: 'toast'; message: string };

@@ -1,7 +1,8 @@
 import { useSyncExternalStore } from 'react';
+import { SUCCESS_TOAST_DURATION_MS, TOAST_DURATION_MS } from '@mbox/shared/ui-messages';
 
 /** Spec §8/§9: toasts clear after 5000 ms; success toasts 5 s by default. */
-export const TOAST_DURATION_MS = 5000;
+export { TOAST_DURATION_MS };
 
 export interface Toast {
   id: number;
@@ -40,7 +41,7 @@ export function dismissToast(id: number): void {
 
 export const toast = {
   error: (message: string, durationMs = TOAST_DURATION_MS) => show('error', message, durationMs),
-  success: (message: string, durationMs = TOAST_DURATION_MS) => show('success', message, durationMs),
+  success: (message: string, durationMs = SUCCESS_TOAST_DURATION_MS) => show('success', message, durationMs),
   clear: () => {
     for (const id of timers.keys()) clearTimeout(timers.get(id));
     timers.clear();

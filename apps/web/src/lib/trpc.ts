@@ -8,6 +8,7 @@ import {
 import { createTRPCReact, type inferReactQueryProcedureOptions } from '@trpc/react-query';
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import type { AppRouter } from '@mbox/server/router';
+import { AUTH_RETRY_LIMIT } from '@mbox/shared/ui-messages';
 import { authStore } from './auth';
 import { handleApiError, httpStatusOf } from './errors';
 
@@ -19,7 +20,7 @@ export type ReactQueryOptions = inferReactQueryProcedureOptions<AppRouter>;
 export const trpc = createTRPCReact<AppRouter>();
 
 /** Spec §8/§9: a 401 is retried up to 2 times with a refreshed token (only Firebase tokens can refresh). */
-export const UNAUTHORIZED_RETRIES = 2;
+export const UNAUTHORIZED_RETRIES = AUTH_RETRY_LIMIT;
 
 export interface QueryMeta extends Record<string, unknown> {
   /** Spec §8: errors of this call are only logged, never toasted. */
