@@ -20,6 +20,11 @@ describe('changelog', () => {
     expect(await app.trpc(token).changelog.list.query()).toEqual(CHANGELOG);
   });
 
+  it('is described in the OpenAPI document', async () => {
+    const doc = await app.rest<{ paths: Record<string, unknown> }>('GET', '/v1/openapi.json');
+    expect(Object.keys(doc.body.paths)).toEqual(expect.arrayContaining(['/changelog']));
+  });
+
   it('answers 401 without a valid token', async () => {
     expect((await app.rest('GET', '/v1/changelog')).status).toBe(401);
   });

@@ -51,6 +51,11 @@ describe('plans', () => {
     expect(await current(token)).toEqual(['basic']);
   });
 
+  it('is described in the OpenAPI document', async () => {
+    const doc = await app.rest<{ paths: Record<string, unknown> }>('GET', '/v1/openapi.json');
+    expect(Object.keys(doc.body.paths)).toEqual(expect.arrayContaining(['/plans']));
+  });
+
   it('answers 401 without a valid token', async () => {
     expect((await app.rest('GET', '/v1/plans')).status).toBe(401);
     expect((await app.rest('GET', '/v1/plans', { token: 'bogus' })).status).toBe(401);

@@ -130,6 +130,11 @@ describe('referrals', () => {
     expect(await app.deps.db.referral.count({ where: { acceptor: { email: 'self@example.com' } } })).toBe(0);
   });
 
+  it('is described in the OpenAPI document', async () => {
+    const doc = await app.rest<{ paths: Record<string, unknown> }>('GET', '/v1/openapi.json');
+    expect(Object.keys(doc.body.paths)).toEqual(expect.arrayContaining(['/referral', '/referral/{code}']));
+  });
+
   it('answers 401 without a valid token', async () => {
     const ana = await app.signIn('ana@example.com');
     expect((await app.rest('GET', '/v1/referral')).status).toBe(401);

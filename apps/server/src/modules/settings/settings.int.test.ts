@@ -172,6 +172,11 @@ describe('user settings', () => {
     expect((await get(ana)).body.onboardingComplete).toBe(false);
   });
 
+  it('is described in the OpenAPI document', async () => {
+    const doc = await app.rest<{ paths: Record<string, unknown> }>('GET', '/v1/openapi.json');
+    expect(Object.keys(doc.body.paths)).toEqual(expect.arrayContaining(['/user-settings', '/user-settings/onboarding-complete']));
+  });
+
   it('answers 401 without a valid token', async () => {
     expect((await get()).status).toBe(401);
     expect((await get('not-a-token')).status).toBe(401);

@@ -112,6 +112,11 @@ describe('statistics', () => {
     expect(blank).toMatchObject({ data: { httpStatus: 400 } });
   });
 
+  it('is described in the OpenAPI document', async () => {
+    const doc = await app.rest<{ paths: Record<string, unknown> }>('GET', '/v1/openapi.json');
+    expect(Object.keys(doc.body.paths)).toEqual(expect.arrayContaining(['/stats', '/stats/talk-time/{id}']));
+  });
+
   it('answers 401 without a valid token', async () => {
     expect((await app.rest('GET', '/v1/stats')).status).toBe(401);
     expect((await app.rest('GET', `/v1/stats/talk-time/${talkMeetingId}`)).status).toBe(401);
