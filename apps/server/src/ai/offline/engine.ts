@@ -174,7 +174,8 @@ interface CueOptions {
 function extractByCues(a: Analysis, budget: LengthBudget, options: CueOptions): string {
   const pool: RankedSentence[] = [];
   for (const s of a.sentences) {
-    if (!isInformative(s) || (options.filter && !options.filter(s))) continue;
+    // Short statements ("Let's go with Lenovo.") can carry a whole decision: a lower bar than summaries.
+    if (s.words < 5 || s.terms.length < 2 || (options.filter && !options.filter(s))) continue;
     const cue = cueScore(s.text, options.cues) + (options.boost?.(s) ?? 0);
     if (cue < 1.5) continue;
     pool.push({ sentence: s, score: cue * (0.35 + a.centrality[s.id]!), vector: a.vectors[s.id]! });
@@ -361,11 +362,16 @@ function sentimentReading(a: Analysis): string {
   );
 }
 
+/** Words that frame a question ("summarise the discussion about…") rather than name its subject. */
+const QUESTION_WORDS = new Set(
+  ['summarize', 'summarise', 'summary', 'discuss', 'discussion', 'talk', 'mention', 'meet', 'meeting', 'group', 'team', 'describe', 'explain', 'opinion', 'think', 'view', 'decide', 'decision', 'reason', 'whole', 'part'].map((w) => contentTerms(w)[0] ?? w),
+);
+
 /** Answers a question by retrieving the passages that best match it (BM25 over sentence windows). */
 function answerQuestion(a: Analysis, question: string, budget: LengthBudget): string {
-  const query = [...new Set(contentTerms(question))];
+  const query = [...new Set(contentTerms(question))].filter((t) => !QUESTION_WORDS.has(t));
   const heading = `<p>Passages of the meeting most relevant to “${escapeHtml(question.trim())}”:</p>`;
-  if (query.length === 0 || a.sentences.length === 0) {
+  if (query.length === 0) {
     return '<p>The question has no words to look for in the transcript; please rephrase it.</p>';
   }
   // Passages of up to three sentences of one turn, so an answer keeps its context.
@@ -373,8 +379,11 @@ function answerQuestion(a: Analysis, question: string, budget: LengthBudget): st
   for (let i = 0; i < a.sentences.length; i++) {
     const ids = [i];
     for (let j = i + 1; j < a.sentences.length && ids.length < 3 && a.sentences[j]!.turn === a.sentences[i]!.turn; j++) ids.push(j);
+    // Fragments ("To discuss it.") cannot answer anything on their own.
+    if (ids.reduce((w, id) => w + a.sentences[id]!.words, 0) < 8) continue;
     passages.push({ ids, terms: ids.flatMap((id) => a.sentences[id]!.terms) });
   }
+  if (passages.length === 0) return '<p>The meeting is too short to answer questions about it.</p>';
   const avg = passages.reduce((s, p) => s + p.terms.length, 0) / passages.length || 1;
   const df = new Map<string, number>();
   for (const p of passages) for (const t of new Set(p.terms)) df.set(t, (df.get(t) ?? 0) + 1);
@@ -390,6 +399,15 @@ function answerQuestion(a: Analysis, question: string, budget: LengthBudget): st
       score += (idf * f * (k1 + 1)) / (f + k1 * (1 - b + (b * p.terms.length) / avg));
     }
     return score;
+  });
+  // A question about someone ("What did David Hopkins think…") is answered by their own words first.
+  const named = a.speakers.filter((sp) => {
+    const parts = sp.toLowerCase().split(/\s+/).filter((w) => w.length > 2 && !['am', 'mp', 'dr', 'mr', 'mrs', 'ms'].includes(w));
+    const q = question.toLowerCase();
+    return parts.length > 0 && (q.includes(sp.toLowerCase()) || parts.filter((w) => q.includes(w)).length >= Math.min(2, parts.length));
+  });
+  passages.forEach((p, i) => {
+    if (named.includes(a.sentences[p.ids[0]!]!.speaker)) scores[i] = (scores[i]! + 0.5) * 2;
   });
   const norm = normalise(scores);
   const order = passages.map((p, i) => ({ p, score: scores[i]!, rank: norm[i]! + 0.15 * a.centrality[p.ids[0]!]! })).filter((x) => x.score > 0);

@@ -49,7 +49,8 @@ const REAL_SHORT_WORDS = new Set(['a', 'i', 'an', 'in', 'on', 'at', 'to', 'be', 
 /** Drops cut-off word starts ("b buttons", "ch chucking") that captions keep from stutters. */
 function dropFragments(text: string): string {
   return text
-    .replace(/(^|\s)[b-hj-z](?=\s)/g, '$1').replace(/\b([A-Za-z]{1,3})\s+(?=([A-Za-z]+))/g, (match, fragment: string, next: string) => {
+    .replace(/(^|\s)[b-hj-z](?=\s)/g, '$1')
+    .replace(/(?<![\w'’])([A-Za-z]{1,3})\s+(?=([A-Za-z]+))/g, (match, fragment: string, next: string) => {
     const f = fragment.toLowerCase();
     return next.length > f.length && next.toLowerCase().startsWith(f) && !REAL_SHORT_WORDS.has(f) ? '' : match;
   });

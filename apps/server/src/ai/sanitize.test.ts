@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { answerToSafeHtml, sanitizeSummaryHtml } from './sanitize.js';
+
+describe('sanitising summary HTML', () => {
+  it('strips scripts, event handlers and javascript: links', () => {
+    const dirty =
+      '<p onclick="x()" onmouseover="y()">Hi</p><script>alert(1)</script><img src="x" onerror="alert(2)">' +
+      '<a href="javascript:alert(3)">bad</a><a href="JaVaScRiPt:alert(4)">bad2</a><a href="data:text/html,x">d</a>' +
+      '<iframe src="https://evil.example"></iframe><style>p{}</style><svg onload="z()"></svg>';
+    const clean = sanitizeSummaryHtml(dirty);
+    expect(clean).not.toMatch(/script|onclick|onmouseover|onerror|onload|javascript:|data:|iframe|<style|<svg|<img/i);
+    expect(clean).toContain('<p>Hi</p>');
+  });
+
+  it('keeps the formatting summaries use and safe links', () => {
+    const html = '<h3>Topic</h3><ul><li><b>Ann:</b> <i>ok</i></li></ul><ol start="2"><li>x</li></ol><p>a<br>b</p>';
+    expect(sanitizeSummaryHtml(html)).toBe(html);
+    expect(sanitizeSummaryHtml('<a href="https://example.org/x">x</a>')).toBe(
+      '<a href="https://example.org/x" rel="noopener noreferrer nofollow" target="_blank">x</a>',
+    );
+  });
+
+  it('applies the output rules before sanitising an LLM answer', () => {
+    expect(answerToSafeHtml('Line one\nx < y and y > z')).toBe('Line one<br>x &lt; y and y &gt; z');
+    expect(answerToSafeHtml('```html\n<p>A</p><br><br><ul><br><li>B</li></ul>\n```')).toBe('<p>A</p><br><ul><li>B</li></ul>');
+  });
+});
