@@ -53,6 +53,14 @@ describe('CaptionTracker', () => {
     expect(new Set(t.events.map((e) => e.spokenAt))).toEqual(new Set([1_000_100]));
   });
 
+  it('orders lines first seen in one pass as Meet shows them, with strictly growing spokenAt', () => {
+    const t = setup();
+    t.tracker.update([block({}, 'Alice', 'One'), block({}, 'Bob', 'Two'), block({}, 'Alice', 'Three')]);
+    const byId = t.latest().sort((x, y) => x.spokenAt - y.spokenAt);
+    expect(byId.map((e) => e.text)).toEqual(['One', 'Two', 'Three']);
+    expect(new Set(byId.map((e) => e.spokenAt)).size).toBe(3);
+  });
+
   it('does not emit again when nothing changed', () => {
     const t = setup();
     const a = {};

@@ -85,6 +85,8 @@ function normalizeForMatch(text: string): string {
 export class CaptionTracker {
   private readonly blocks = new WeakMap<object, BlockState>();
   private nextBlockNo = 1;
+  /** Lines first seen in one pass share a clock reading; spokenAt must still order them as spoken. */
+  private lastSpokenAt = 0;
   /** Lines still able to change, plus recently closed ones a re-rendered block may re-adopt. */
   private lines: LineState[] = [];
   private readonly idleFinalMs: number;
@@ -210,6 +212,7 @@ export class CaptionTracker {
 
   private newLine(block: BlockState, speaker: string, avatar: string | undefined, text: string, now: number): LineState {
     block.lineCount += 1;
+    this.lastSpokenAt = Math.max(now, this.lastSpokenAt + 1);
     const suffix = block.lineCount > 1 ? `.${block.lineCount}` : '';
     const line: LineState = {
       captionId: `${this.options.idPrefix}-${block.blockNo}${suffix}`,
@@ -218,7 +221,7 @@ export class CaptionTracker {
       avatar,
       text,
       shorter: undefined,
-      spokenAt: now,
+      spokenAt: this.lastSpokenAt,
       lastChangeAt: now,
       detachedAt: undefined,
       followedByOtherSpeaker: false,

@@ -27,7 +27,10 @@ export interface TestApp {
 }
 
 /** Starts the real server on a new test database, listening on a random loopback port. */
-export async function startTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+export async function startTestApp(
+  overrides: Partial<Config> = {},
+  options: { webDist?: string | null } = {},
+): Promise<TestApp> {
   const db = await createTestDatabase();
   const config = {
     ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PORT: '0', DATA_DIR: '/nonexistent' }),
@@ -46,7 +49,7 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
     },
     shutdown: shutdown.signal,
   };
-  const app = await buildApp(deps, { webDist: null });
+  const app = await buildApp(deps, { webDist: options.webDist ?? null });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
