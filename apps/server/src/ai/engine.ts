@@ -1,5 +1,4 @@
 import {
-  PROMPTS,
   promptTitle,
   summarySettingsSchema,
   type PromptKey,
@@ -10,7 +9,6 @@ import type { Config } from '../config.js';
 import { groupWithinBudget, splitLinesIntoChunks } from './chunking.js';
 import { mapWithConcurrency } from './concurrency.js';
 import { AiInputError, LlmNotConfiguredError, LlmRequestError } from './errors.js';
-import { lengthBudget } from './length.js';
 import { generateOffline } from './offline/engine.js';
 import { fixLineOffline } from './offline/fix-line.js';
 import { OpenAiProvider } from './openai-provider.js';
@@ -272,10 +270,4 @@ export function parseSettings(settings: SummarySettingsInput | undefined): Summa
 /** Splits HTML between top-level blocks so each piece is valid on its own. */
 function splitHtmlBlocks(html: string): string[] {
   return html.split(/(?<=<\/(?:p|ul|ol|h[1-6]|table|blockquote|pre|div)>|<br>)/i).filter((b) => b.trim() !== '');
-}
-
-/** Words of the answer the length settings ask for (used by callers that show progress). */
-export function expectedWords(promptKey: PromptKey, settings: SummarySettingsInput | undefined): { min: number; max: number } {
-  const b = lengthBudget(PROMPTS[promptKey].shape, parseSettings(settings));
-  return { min: b.minWords, max: b.maxWords };
 }
