@@ -117,16 +117,31 @@ export async function revokeExtensionTokens(deps: AppDeps, userId: string): Prom
   return count;
 }
 
-let firebaseApp: App | undefined;
+/**
+ * One firebase-admin App per project id: an App is bound to its project for life, and one process can
+ * serve apps configured for different projects (tests do). firebase-admin reads
+ * FIREBASE_AUTH_EMULATOR_HOST on every verification, so the emulator need not be set before the first use.
+ */
+const firebaseApps = new Map<string, App>();
 
 function firebase(deps: AppDeps): App {
-  firebaseApp ??= initializeApp({ projectId: deps.config.FIREBASE_PROJECT_ID }, `mbox-${process.pid}`);
-  return firebaseApp;
+  const projectId = deps.config.FIREBASE_PROJECT_ID ?? '';
+  let app = firebaseApps.get(projectId);
+  if (!app) {
+    app = initializeApp(projectId ? { projectId } : {}, `mbox-${process.pid}-${projectId || 'default'}`);
+    firebaseApps.set(projectId, app);
+    if (process.env.FIREBASE_AUTH_EMULATOR_HOST) {
+      // Emulator tokens are unsigned, so firebase-admin skips signature checks: never in production.
+      deps.log.warn('FIREBASE_AUTH_EMULATOR_HOST is set: ID tokens are checked against the emulator, without signatures');
+    }
+  }
+  return app;
 }
 
 export async function closeFirebase(): Promise<void> {
-  if (firebaseApp) await deleteApp(firebaseApp);
-  firebaseApp = undefined;
+  const apps = [...firebaseApps.values()];
+  firebaseApps.clear();
+  await Promise.all(apps.map((app) => deleteApp(app)));
 }
 
 async function authenticateFirebase(deps: AppDeps, idToken: string): Promise<AuthUser | null> {
