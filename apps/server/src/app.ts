@@ -12,6 +12,7 @@ import { repoRoot } from './db/paths.js';
 import type { AppDeps } from './deps.js';
 import { appRouter, type AppRouter } from './trpc/app-router.js';
 import { createContext } from './trpc/context.js';
+import { pinInputCoercion } from './trpc/rest-coercion.js';
 
 export const API_VERSION = '0.1.0';
 /** Largest request body accepted; a transcript batch is far smaller. */
@@ -27,6 +28,29 @@ const statusCodes: Record<number, string> = {
   415: 'UNSUPPORTED_MEDIA_TYPE',
   429: 'TOO_MANY_REQUESTS',
 };
+
+/**
+ * Deepest nesting of objects and arrays a body may have; real calls use 3. Deeper bodies overflow the
+ * stack of recursive code downstream (JSON.stringify in the tRPC adapter failed at 5,000 levels).
+ */
+const MAX_JSON_DEPTH = 32;
+
+/** Nesting depth of a JSON text, found without recursion (strings are skipped). */
+function jsonDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{' || c === '[') deepest = Math.max(deepest, ++depth);
+    else if (c === '}' || c === ']') depth--;
+  }
+  return deepest;
+}
 
 /** Errors raised by Fastify itself (bad JSON, body too large, unknown route) in the API's error shape. */
 function errorBody(status: number, message: string): ApiErrorBody {
@@ -47,7 +71,6 @@ export async function buildApp(deps: AppDeps, options: { webDist?: string | null
   const app = Fastify({
     loggerInstance: deps.log,
     bodyLimit: BODY_LIMIT,
-    disableRequestLogging: deps.config.NODE_ENV === 'test',
     trustProxy: true,
     // Long-lived subscription streams must not hold up shutdown; they end on deps.shutdown.
     forceCloseConnections: 'idle',
@@ -58,6 +81,11 @@ export async function buildApp(deps: AppDeps, options: { webDist?: string | null
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (!text.trim()) return done(null, undefined);
+    if (jsonDepth(text) > MAX_JSON_DEPTH) {
+      const error = new Error(`Body is nested too deeply: at most ${MAX_JSON_DEPTH} levels`) as FastifyError;
+      error.statusCode = 400;
+      return done(error, undefined);
+    }
     try {
       done(null, JSON.parse(text));
     } catch {
@@ -101,6 +129,17 @@ export async function buildApp(deps: AppDeps, options: { webDist?: string | null
     } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
   });
 
+  // A REST body is the input object itself; other JSON (null, an array, a number) is no call's input,
+  // and the facade would read it as an empty object (an update of nothing, a default sign-in).
+  app.addHook('preHandler', async (request, reply) => {
+    const { body } = request;
+    if (!request.url.startsWith('/v1/') || body === undefined) return;
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      return reply.status(400).send(errorBody(400, 'Body must be a JSON object'));
+    }
+  });
+
+  pinInputCoercion(appRouter);
   const document = openApiDocument();
   app.get('/v1/openapi.json', async () => document);
   // Browsable page at /docs; its assets ship inside @fastify/swagger-ui (works offline). Static mode

@@ -97,6 +97,9 @@ describe('transcript ingest', () => {
       [{ meeting, lines: [line('c5', 0, 'x'.repeat(1_000_001))] }, 'lines.0.text'],
       [{ meeting, lines: [{ ...line('c5', 0, 'x'), extra: true }] }, 'lines.0'],
       [{ lines: [] }, 'meeting'],
+      // Strings are not coerced in JSON bodies: "false" must not be read as true, nor "3" as 3.
+      [{ meeting, lines: [{ ...line('c5', 0, 'x'), final: 'false' }] }, 'lines.0.final'],
+      [{ meeting, lines: [{ ...line('c5', 0, 'x'), revision: '3' }] }, 'lines.0.revision'],
     ];
     for (const [body, field] of cases) {
       const response = await app.rest<{ message: string; data: { field: string } }>('POST', '/v1/transcript/lines', {
