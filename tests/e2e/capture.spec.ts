@@ -105,7 +105,7 @@ describe('a caption line travels from a Meet page to the web app', () => {
     await meet.evaluate(() => window.__meet.configure({ cutAt: 100_000 }));
     // The first turn creates the meeting; the web app's list shows it live, and we open it.
     const [first, ...rest] = turns;
-    await meet.evaluate(([s, t]) => window.__meet.say(s, t, { newBlock: true, rewrites: 2 }), [first!.speaker, first!.text]);
+    await meet.evaluate(([s, t]) => window.__meet.say(s, t, { newBlock: true, rewrites: 2 }), [first!.speaker, first!.text] as const);
     await worker.evaluate(() => (globalThis as unknown as WorkerDebug).mboxDebug.flush());
     const item = web.getByTestId('meeting-item').first();
     await item.waitFor({ timeout: 20_000 });
@@ -114,7 +114,7 @@ describe('a caption line travels from a Meet page to the web app', () => {
 
     // The rest arrive while the transcript is open, with Meet's in-place rewrites of the last block.
     for (const turn of rest) {
-      await meet.evaluate(([s, t]) => window.__meet.say(s, t, { newBlock: true, rewrites: 2 }), [turn.speaker, turn.text]);
+      await meet.evaluate(([s, t]) => window.__meet.say(s, t, { newBlock: true, rewrites: 2 }), [turn.speaker, turn.text] as const);
     }
     await meet.evaluate(() => window.__meet.idle());
     await worker.evaluate(() => (globalThis as unknown as WorkerDebug).mboxDebug.flush());
