@@ -12,7 +12,6 @@ import { repoRoot } from './db/paths.js';
 import type { AppDeps } from './deps.js';
 import { appRouter, type AppRouter } from './trpc/app-router.js';
 import { createContext } from './trpc/context.js';
-import { pinInputCoercion } from './trpc/rest-coercion.js';
 
 export const API_VERSION = '0.1.0';
 /** Largest request body accepted; a transcript batch is far smaller. */
@@ -139,7 +138,6 @@ export async function buildApp(deps: AppDeps, options: { webDist?: string | null
     }
   });
 
-  pinInputCoercion(appRouter);
   const document = openApiDocument();
   app.get('/v1/openapi.json', async () => document);
   // Browsable page at /docs; its assets ship inside @fastify/swagger-ui (works offline). Static mode

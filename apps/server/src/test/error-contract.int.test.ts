@@ -87,6 +87,38 @@ describe('error contract', () => {
     expectError(await app.rest('GET', '/v1/no-such-call', { token: free }), 404, 'NOT_FOUND', 'unknown route');
   });
 
+  it('takes JSON values as sent: no coercion of body fields, over REST or tRPC', async () => {
+    const body = {
+      meeting: { sessionId: 's', meetCode: 'abc-defg-hij', startedAt: null },
+      lines: [{ captionId: 'c1', revision: 0, speaker: 'Ana', text: 'hi', spokenAt: 1, final: 'false' }],
+    };
+    const rest = await app.rest<{ data: { issues: { path: string }[] } }>('POST', '/v1/transcript/lines', { token: free, body });
+    expectError(rest, 400, 'BAD_REQUEST', 'REST');
+    expect(rest.body.data.issues.map((i) => i.path)).toEqual(['meeting.startedAt', 'lines.0.final']);
+    // trpc-to-openapi sets zod's coerce flag on body fields of the schema tRPC shares: it must not bite.
+    const viaTrpc = await app
+      .trpc(free)
+      .transcript.ingest.mutate(body as never)
+      .catch((e: unknown) => e);
+    expect((viaTrpc as TRPCClientError<never>).data).toMatchObject({ httpStatus: 400, field: 'meeting.startedAt' });
+    expect(await app.deps.db.meeting.count()).toBe(0);
+    // Query parameters arrive as text and are still read as numbers where the schema says so.
+    expect((await app.rest('GET', '/v1/meeting-list?limit=2', { token: free })).status).toBe(200);
+  });
+
+  it('refuses bodies that are not a JSON object or are nested absurdly deep', async () => {
+    for (const rawBody of ['null', '[]', '12', '"text"']) {
+      const response = await app.rest<{ message: string }>('POST', '/v1/auth/login', { rawBody });
+      expectError(response, 400, 'BAD_REQUEST', rawBody);
+      expect(response.body.message).toBe('Body must be a JSON object');
+    }
+    const deep = await app.rest<{ message: string }>('PUT', '/v1/message/mark/x', { token: free, rawBody: '['.repeat(5000) + ']'.repeat(5000) });
+    expectError(deep, 400, 'BAD_REQUEST', 'deep');
+    expect(deep.body.message).toBe('Body is nested too deeply: at most 32 levels');
+    // An empty body still signs in the default local account (DESIGN.md).
+    expect((await app.rest('POST', '/v1/auth/login', { rawBody: '' })).status).toBe(200);
+  });
+
   it('serves the OpenAPI document and a browsable page at /docs from bundled assets', async () => {
     const page = await fetch(`${app.url}/docs`);
     expect(page.status).toBe(200);
