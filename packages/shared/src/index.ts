@@ -20,3 +20,4 @@ export * from './referral.js';
 export * from './changelog.js';
 export * from './summary.js';
 export * from './message.js';
+export * from './generation.js';
