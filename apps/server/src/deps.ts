@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { AiEngine } from './ai/index.js';
 import type { Config } from './config.js';
 import type { Database, Db } from './db/database.js';
 import type { EventBus } from './events.js';
@@ -6,6 +7,8 @@ import type { Secrets } from './secrets.js';
 
 /** What services need from the running server; built once in main.ts (and by tests). */
 export interface AppDeps {
+  /** Summaries, questions, translations and line fixes: the configured LLM or the offline engine. */
+  ai: AiEngine;
   config: Config;
   database: Database;
   db: Db;

@@ -1,4 +1,5 @@
 import pino from 'pino';
+import { AiEngine } from './ai/index.js';
 import { buildApp } from './app.js';
 import { loadConfig, type Config } from './config.js';
 import { openDatabase } from './db/database.js';
@@ -33,6 +34,7 @@ async function main(): Promise<void> {
   if (database.appliedMigrations.length) log.info({ migrations: database.appliedMigrations }, 'migrations applied');
   const shutdown = new AbortController();
   const deps: AppDeps = {
+    ai: AiEngine.fromConfig(config),
     config,
     database,
     db: database.prisma,

@@ -1,6 +1,7 @@
 import { createTRPCClient, httpLink, httpSubscriptionLink, splitLink } from '@trpc/client';
 import { EventSource } from 'eventsource';
 import pino from 'pino';
+import { AiEngine } from '../ai/index.js';
 import { buildApp } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
 import type { AppDeps } from '../deps.js';
@@ -38,6 +39,7 @@ export async function startTestApp(
   };
   const shutdown = new AbortController();
   const deps: AppDeps = {
+    ai: AiEngine.fromConfig(config),
     config,
     database: db,
     db: db.prisma,
