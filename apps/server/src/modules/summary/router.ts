@@ -1,5 +1,16 @@
-import { summaryListInputSchema, summaryListSchema } from '@mbox/shared';
-import { authedProcedure, router } from '../../trpc/trpc.js';
+import {
+  generateSummaryInputSchema,
+  regenerateSummaryInputSchema,
+  regenerateSummaryWithSettingsInputSchema,
+  summaryListInputSchema,
+  summaryListSchema,
+  summarySchema,
+  translateSummaryInputSchema,
+  translateSummaryOutputSchema,
+} from '@mbox/shared';
+import { authedProcedure, premiumProcedure, router } from '../../trpc/trpc.js';
+import { assertPromptAllowed, generateSummary, regenerateSummary, streamSummary, translateSummary } from './generation.js';
+import { aiGenerationQuota } from './quota.js';
 import { listSummaries } from './service.js';
 
 const tags = ['summaries'];
@@ -18,4 +29,73 @@ export const summaryRouter = router({
     .input(summaryListInputSchema)
     .output(summaryListSchema)
     .query(({ ctx, input }) => listSummaries(ctx.deps, ctx.user.id, input.id)),
+
+  generate: authedProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/prompts',
+        tags,
+        protect: true,
+        summary: "Generate and store the meeting's summary of a prompt type, or answer a question about it (promptKey 'custom', premium)",
+      },
+    })
+    .input(generateSummaryInputSchema)
+    // Before the quota, so a refused question costs nothing.
+    .use(({ ctx, input, next }) => {
+      assertPromptAllowed(ctx.user, input.promptKey);
+      return next();
+    })
+    .use(aiGenerationQuota)
+    .output(summarySchema)
+    .mutation(({ ctx, input }) => generateSummary(ctx.deps, ctx.user, input)),
+
+  /** Not in the REST facade: SSE through the tRPC client. Events are typed by SummaryStreamEvent. */
+  generateStream: authedProcedure
+    .input(generateSummaryInputSchema)
+    .subscription(({ ctx, input, signal }) => streamSummary(ctx.deps, ctx.user, input, signal)),
+
+  regenerate: authedProcedure
+    .meta({
+      openapi: {
+        method: 'PUT',
+        path: '/prompts/{summaryKey}',
+        tags,
+        protect: true,
+        summary: "Regenerate a stored summary (summaryKey is its docId) with the user's default settings",
+      },
+    })
+    .input(regenerateSummaryInputSchema)
+    .use(aiGenerationQuota)
+    .output(summarySchema)
+    .mutation(({ ctx, input }) => regenerateSummary(ctx.deps, ctx.user, input)),
+
+  regenerateWithSettings: premiumProcedure
+    .meta({
+      openapi: {
+        method: 'PUT',
+        path: '/p/prompts/{summaryKey}',
+        tags,
+        protect: true,
+        summary: 'Regenerate a stored summary (summaryKey is its docId) with depth, lengths and language (premium)',
+      },
+    })
+    .input(regenerateSummaryWithSettingsInputSchema)
+    .use(aiGenerationQuota)
+    .output(summarySchema)
+    .mutation(({ ctx, input }) => regenerateSummary(ctx.deps, ctx.user, input, input.settings)),
+
+  translate: authedProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/translate',
+        tags,
+        protect: true,
+        summary: "A summary's text in one of the 29 languages; stored and reused ('en' is the original)",
+      },
+    })
+    .input(translateSummaryInputSchema)
+    .output(translateSummaryOutputSchema)
+    .mutation(({ ctx, input }) => translateSummary(ctx.deps, ctx.user, input)),
 });

@@ -1,0 +1,296 @@
+import { TRPCError } from '@trpc/server';
+import { ZodRealError } from 'zod';
+import {
+  DEFAULT_SUMMARY_SETTINGS,
+  ORIGINAL_LANGUAGE_CODE,
+  SUMMARY_UNAVAILABLE_MESSAGE,
+  canSummarize,
+  isPremiumActive,
+  summarySettingsSchema,
+  type GenerateSummaryInput,
+  type PromptKey,
+  type RegenerateSummaryInput,
+  type Summary as SummaryDto,
+  type SummarySettings,
+  type SummaryStreamEvent,
+  type TranslateSummaryInput,
+} from '@mbox/shared';
+import type { TranscriptTurn } from '../../ai/index.js';
+import {
+  UNREADABLE_TEXT,
+  encryptText,
+  ensureDataKey,
+  loadDataKey,
+  openMessages,
+  summaryContext,
+} from '../../crypto/encryption.js';
+import type { AppDeps } from '../../deps.js';
+import type { AuthUser } from '../auth/service.js';
+import { meetingNotFound } from '../meeting/service.js';
+import { callAi } from './ai-errors.js';
+import { modelTier, takeAiGeneration } from './quota.js';
+import { toSummaryDto } from './service.js';
+
+export const CUSTOM_PROMPT_PREMIUM = 'Questions about a meeting are a premium feature: upgrade to premium to use them';
+
+function summaryNotFound(): TRPCError {
+  return new TRPCError({ code: 'NOT_FOUND', message: 'Summary not found' });
+}
+
+/** A 400 naming `field`, in the same shape as schema failures (the input middleware formats ZodErrors). */
+function fieldError(field: string, message: string, input: unknown): Error {
+  return new ZodRealError([{ code: 'custom', path: [field], message, input }]);
+}
+
+/** Custom questions are premium (spec §6); checked before the daily quota is touched. */
+export function assertPromptAllowed(user: AuthUser, promptKey: PromptKey): void {
+  if (promptKey === 'custom' && !isPremiumActive(user)) throw new TRPCError({ code: 'FORBIDDEN', message: CUSTOM_PROMPT_PREMIUM });
+}
+
+/** Settings used when a call gives none: a premium user's saved defaults, else the server defaults. */
+async function defaultSettings(deps: AppDeps, user: AuthUser): Promise<SummarySettings> {
+  if (!isPremiumActive(user)) return DEFAULT_SUMMARY_SETTINGS;
+  const saved = await deps.db.user.findUniqueOrThrow({
+    where: { id: user.id },
+    select: { defaultSummaryDepth: true, defaultMinSummaryLength: true, defaultMaxSummaryLength: true, defaultTranslateTo: true },
+  });
+  const parsed = summarySettingsSchema.safeParse({
+    depth: saved.defaultSummaryDepth,
+    minLength: saved.defaultMinSummaryLength,
+    maxLength: saved.defaultMaxSummaryLength,
+    translateTo: saved.defaultTranslateTo,
+  });
+  if (parsed.success) return parsed.data;
+  // Saved before a rule changed: generating with the server defaults beats refusing to generate.
+  deps.log.warn({ userId: user.id, issues: parsed.error.issues }, 'saved summary defaults are invalid; using the server defaults');
+  return DEFAULT_SUMMARY_SETTINGS;
+}
+
+/**
+ * The meeting's transcript in plain text, refused while the meeting is too small to summarise
+ * (the shared rule of the summary list). `sealed`: some text is encrypted, so the summary must be.
+ */
+async function loadTranscript(
+  deps: AppDeps,
+  userId: string,
+  meetingId: string,
+): Promise<{ transcript: TranscriptTurn[]; sealed: boolean }> {
+  const meeting = await deps.db.meeting.findFirst({ where: { id: meetingId, userId }, select: { encrypted: true } });
+  if (!meeting) throw meetingNotFound();
+  const rows = await deps.db.message.findMany({ where: { meetingId }, orderBy: [{ spokenAt: 'asc' }, { id: 'asc' }] });
+  if (!canSummarize(rows)) throw new TRPCError({ code: 'PRECONDITION_FAILED', message: SUMMARY_UNAVAILABLE_MESSAGE });
+  const messages = await openMessages(deps, userId, rows);
+  return {
+    transcript: messages
+      .filter((m) => m.text !== UNREADABLE_TEXT && m.text.trim() !== '')
+      .map((m) => ({ speaker: m.user, text: m.text })),
+    sealed: meeting.encrypted || rows.some((m) => m.encrypted),
+  };
+}
+
+interface Target {
+  meetingId: string;
+  promptKey: PromptKey;
+  /** The question of a custom prompt; '' for catalogue prompts. */
+  customPrompt: string;
+  settings: SummarySettings;
+  /** The stored summary to replace (regeneration); else upserted by (meeting, prompt, question). */
+  summaryId?: string;
+}
+
+interface RunOptions {
+  onToken?: (text: string) => void;
+  signal?: AbortSignal;
+}
+
+/**
+ * Generates a summary and stores it whole, or stores nothing when generation fails. Marks the
+ * meeting analysed. Summaries of meetings with encrypted text are stored encrypted.
+ */
+async function generateAndStore(deps: AppDeps, user: AuthUser, target: Target, options: RunOptions = {}): Promise<SummaryDto> {
+  const { meetingId } = target;
+  const { transcript, sealed } = await loadTranscript(deps, user.id, meetingId);
+  const generated = await callAi(deps, () =>
+    deps.ai.generateSummary({
+      transcript,
+      promptKey: target.promptKey,
+      customPrompt: target.customPrompt || undefined,
+      settings: target.settings,
+      tier: modelTier(user),
+      onToken: options.onToken,
+      signal: options.signal,
+    }),
+  );
+  const { row, key } = await deps.db.$transaction(async (tx) => {
+    // Locks the meeting row: a deletion or an encryption of the meeting waits for this write.
+    const [meeting] = await tx.meeting.updateManyAndReturn({
+      where: { id: meetingId, userId: user.id },
+      data: { isAnalyzed: true },
+      select: { encrypted: true },
+    });
+    if (!meeting) throw meetingNotFound();
+    const key = sealed || meeting.encrypted ? await ensureDataKey(tx, deps.secrets.masterKey, user.id) : null;
+    const data = {
+      type: 'summary',
+      title: generated.title,
+      text: key ? encryptText(key, generated.html, summaryContext(meetingId)) : generated.html,
+      // Translations belong to the text they were made from.
+      translations: {},
+      settings: { ...target.settings, model: generated.model, chunks: generated.chunks },
+      encrypted: key !== null,
+    };
+    if (target.summaryId) {
+      const [row] = await tx.summary.updateManyAndReturn({ where: { id: target.summaryId, meetingId }, data });
+      if (!row) throw summaryNotFound();
+      return { row, key };
+    }
+    const row = await tx.summary.upsert({
+      where: {
+        meetingId_promptKey_customPrompt: { meetingId, promptKey: target.promptKey, customPrompt: target.customPrompt },
+      },
+      create: { ...data, meetingId, promptKey: target.promptKey, customPrompt: target.customPrompt },
+      update: data,
+    });
+    return { row, key };
+  });
+  const dto = toSummaryDto(row, key);
+  if (!dto) throw new Error(`Stored summary ${row.id} has an unknown prompt key`);
+  return dto;
+}
+
+/** POST /v1/prompts: the meeting's summary of one prompt type (or answer to a question), stored. */
+export async function generateSummary(
+  deps: AppDeps,
+  user: AuthUser,
+  input: GenerateSummaryInput,
+  options: RunOptions = {},
+): Promise<SummaryDto> {
+  return generateAndStore(
+    deps,
+    user,
+    {
+      meetingId: input.meetKey,
+      promptKey: input.promptKey,
+      customPrompt: input.customPrompt ?? '',
+      settings: await defaultSettings(deps, user),
+    },
+    options,
+  );
+}
+
+/**
+ * PUT /v1/prompts/{summaryKey} and PUT /v1/p/prompts/{summaryKey}: generates the stored summary
+ * `summaryKey` of meeting `meetKey` again (a custom one answers its question again), with the given
+ * settings or the user's defaults.
+ */
+export async function regenerateSummary(
+  deps: AppDeps,
+  user: AuthUser,
+  input: RegenerateSummaryInput,
+  settings?: SummarySettings,
+): Promise<SummaryDto> {
+  const existing = await deps.db.summary.findFirst({
+    where: { id: input.summaryKey, meetingId: input.meetKey, meeting: { userId: user.id } },
+    select: { id: true, promptKey: true, customPrompt: true },
+  });
+  if (!existing) throw summaryNotFound();
+  if (existing.promptKey !== input.promptKey) {
+    throw fieldError('promptKey', `must be the summary's prompt key '${existing.promptKey}'`, input.promptKey);
+  }
+  assertPromptAllowed(user, input.promptKey);
+  return generateAndStore(deps, user, {
+    meetingId: input.meetKey,
+    promptKey: input.promptKey,
+    customPrompt: existing.customPrompt,
+    settings: settings ?? (await defaultSettings(deps, user)),
+    summaryId: existing.id,
+  });
+}
+
+/**
+ * summary.generateStream: POST /v1/prompts with the answer's text handed over as it is produced.
+ * Token texts are the model's raw output (show them as text); the final summary is the sanitised,
+ * stored one. Leaving early cancels the LLM request; a failed or cancelled stream costs no quota.
+ */
+export async function* streamSummary(
+  deps: AppDeps,
+  user: AuthUser,
+  input: GenerateSummaryInput,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<SummaryStreamEvent> {
+  assertPromptAllowed(user, input.promptKey);
+  const giveBack = await takeAiGeneration(deps, user);
+  const cancel = new AbortController();
+  const tokens: string[] = [];
+  let settled = false;
+  let wake: (() => void) | undefined;
+  const job = generateSummary(deps, user, input, {
+    signal: AbortSignal.any([cancel.signal, deps.shutdown, ...(signal ? [signal] : [])]),
+    onToken: (text) => {
+      tokens.push(text);
+      wake?.();
+    },
+  }).finally(() => {
+    settled = true;
+    wake?.();
+  });
+  // Awaited below; this only keeps a failure after an early exit from being an unhandled rejection.
+  job.catch(() => {});
+  let delivered = false;
+  try {
+    for (;;) {
+      const text = tokens.shift();
+      if (text !== undefined) yield { type: 'token', text };
+      else if (settled) break;
+      else await new Promise<void>((resolve) => (wake = resolve));
+    }
+    const summary = await job;
+    delivered = true;
+    yield { type: 'done', summary };
+  } finally {
+    if (!delivered) {
+      cancel.abort();
+      await job.catch(() => {});
+      await giveBack();
+    }
+  }
+}
+
+/**
+ * POST /v1/translate: the summary's text in a language. English is the original; a stored
+ * translation is reused; otherwise the LLM translates it (one generation of the quota) and the
+ * result is stored, encrypted like the summary.
+ */
+export async function translateSummary(deps: AppDeps, user: AuthUser, input: TranslateSummaryInput): Promise<{ text: string }> {
+  const row = await deps.db.summary.findFirst({
+    where: { id: input.summaryKey, meetingId: input.meetKey, type: input.type, meeting: { userId: user.id } },
+  });
+  if (!row) throw summaryNotFound();
+  const key = row.encrypted ? await loadDataKey(deps.db, deps.secrets.masterKey, user.id) : null;
+  const summary = toSummaryDto(row, key);
+  if (!summary) throw summaryNotFound();
+  if (input.languageKey === ORIGINAL_LANGUAGE_CODE) return { text: summary.text };
+  const stored = summary.translations[input.languageKey];
+  if (stored) return { text: stored.text };
+  if (summary.text === UNREADABLE_TEXT || (row.encrypted && !key)) {
+    throw new TRPCError({ code: 'PRECONDITION_FAILED', message: 'This summary cannot be decrypted with the server key' });
+  }
+
+  const giveBack = await takeAiGeneration(deps, user);
+  let html: string;
+  try {
+    ({ html } = await callAi(deps, () => deps.ai.translate({ html: summary.text, languageCode: input.languageKey, tier: modelTier(user) })));
+  } catch (error) {
+    await giveBack();
+    throw error;
+  }
+  const sealed = key ? encryptText(key, html, summaryContext(row.meetingId)) : html;
+  // One statement, so translations into two languages at once both stay; skipped when the summary
+  // was regenerated meanwhile (its translations were reset and this one is of the old text).
+  await deps.db.$executeRaw`
+    UPDATE "Summary"
+    SET "translations" = (CASE WHEN jsonb_typeof("translations") = 'object' THEN "translations" ELSE '{}'::jsonb END)
+      || jsonb_build_object(${input.languageKey}::text, jsonb_build_object('text', ${sealed}::text))
+    WHERE "id" = ${row.id} AND "text" = ${row.text}`;
+  return { text: html };
+}
