@@ -1,11 +1,12 @@
 import {
+  aiFixMessageOutputSchema,
   commentMessageInputSchema,
   markMessageInputSchema,
   messageIdInputSchema,
   messageSchema,
 } from '@mbox/shared';
 import { authedProcedure, premiumProcedure, router } from '../../trpc/trpc.js';
-import { commentMessage, encryptMessage, markMessage } from './service.js';
+import { aiFixMessage, commentMessage, encryptMessage, markMessage } from './service.js';
 
 const tags = ['messages'];
 
@@ -27,4 +28,18 @@ export const messageRouter = router({
     .input(messageIdInputSchema)
     .output(messageSchema)
     .mutation(({ ctx, input }) => encryptMessage(ctx.deps, ctx.user.id, input.id)),
+
+  aiFix: premiumProcedure
+    .meta({
+      openapi: {
+        method: 'PUT',
+        path: '/p/message/ai-fix/{id}',
+        tags,
+        protect: true,
+        summary: 'Store a cleaned-up text of a message in aiFixed, beside the original (premium)',
+      },
+    })
+    .input(messageIdInputSchema)
+    .output(aiFixMessageOutputSchema)
+    .mutation(({ ctx, input }) => aiFixMessage(ctx.deps, ctx.user, input.id)),
 });

@@ -1,9 +1,20 @@
 import { TRPCError } from '@trpc/server';
 import type { Mark, Message as MessageDto } from '@mbox/shared';
-import { ensureDataKey, openMessages, sealMessageTexts } from '../../crypto/encryption.js';
+import {
+  UNREADABLE_TEXT,
+  encryptText,
+  ensureDataKey,
+  loadDataKey,
+  messageContext,
+  openMessages,
+  sealMessageTexts,
+} from '../../crypto/encryption.js';
 import type { AppDeps } from '../../deps.js';
 import type { Prisma } from '../../generated/prisma/client.js';
+import type { AuthUser } from '../auth/service.js';
 import { meetingNotFound, toMessageDto } from '../meeting/service.js';
+import { callAi } from '../summary/ai-errors.js';
+import { modelTier } from '../summary/quota.js';
 
 function messageNotFound(): TRPCError {
   return new TRPCError({ code: 'NOT_FOUND', message: 'Message not found' });
@@ -44,6 +55,32 @@ export async function commentMessage(
   await deps.db.message.updateMany({ where: { id: messageId, meeting: { userId } }, data: { comment: comment.trim() } });
   announce(deps, userId, meetingId, [messageId]);
   return readMessage(deps, userId, messageId);
+}
+
+/**
+ * Stores a cleaned-up version of the message's text in aiFixed, beside the original (never
+ * replaced): fillers, stutters, capitals, punctuation; by the LLM when configured, else by rules.
+ * An encrypted message's fix is stored encrypted.
+ */
+export async function aiFixMessage(deps: AppDeps, user: AuthUser, messageId: string): Promise<{ message: MessageDto }> {
+  const stored = await findOwnMessage(deps.db, user.id, messageId);
+  const [open] = await openMessages(deps, user.id, [stored]);
+  if (!open || open.text === UNREADABLE_TEXT) {
+    throw new TRPCError({ code: 'PRECONDITION_FAILED', message: 'This message cannot be decrypted with the server key' });
+  }
+  const fixed = await callAi(deps, () => deps.ai.fixLine({ text: open.text, tier: modelTier(user) }));
+  if (!fixed) throw new TRPCError({ code: 'PRECONDITION_FAILED', message: 'The message has no text to fix' });
+  const key = stored.encrypted ? await loadDataKey(deps.db, deps.secrets.masterKey, user.id) : null;
+  if (stored.encrypted && !key) throw new Error(`User ${user.id} has encrypted messages but no data key`);
+  const aiFixed = key ? encryptText(key, fixed, messageContext(stored.meetingId)) : fixed;
+  // Only if the text is still the one fixed: a newer caption revision may have arrived meanwhile.
+  const { count } = await deps.db.message.updateMany({
+    where: { id: messageId, text: stored.text, encrypted: stored.encrypted, meeting: { userId: user.id } },
+    data: { aiFixed },
+  });
+  if (!count) throw new TRPCError({ code: 'CONFLICT', message: 'The message changed while it was being fixed; try again' });
+  announce(deps, user.id, stored.meetingId, [messageId]);
+  return { message: await readMessage(deps, user.id, messageId) };
 }
 
 /**
