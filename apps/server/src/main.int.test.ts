@@ -22,7 +22,7 @@ interface Running {
 
 /** Starts the real entry point the way `npm start` does, on embedded PGlite in a folder of its own. */
 async function start(dataDir: string, port: number): Promise<Running> {
-  const env = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' };
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' };
   delete env.DATABASE_URL;
   // As `npm start` runs it: one node process (tsx as a loader), so signals reach the server itself.
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], { cwd: repoRoot, env });
