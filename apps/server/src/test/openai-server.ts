@@ -43,6 +43,8 @@ export interface OpenAiTestServer {
   readonly requests: RecordedRequest[];
   /** Most requests seen in flight at once. */
   readonly maxInFlight: number;
+  /** Requests whose connection is still open. */
+  readonly inFlight: number;
   /** The next requests get these replies, in order; later ones answer normally. */
   enqueue(...replies: ScriptedReply[]): void;
   /** Replaces the default answer (the default says which request it answers). */
@@ -157,6 +159,9 @@ export async function startOpenAiTestServer(options: { responder?: Responder; la
     requests,
     get maxInFlight() {
       return maxInFlight;
+    },
+    get inFlight() {
+      return inFlight;
     },
     enqueue: (...replies) => void queue.push(...replies),
     setResponder: (r) => void (responder = r),
