@@ -84,6 +84,15 @@ describe('summary settings', () => {
     expect(coerceMaxSummaryLength('x', 100)).toBe(0);
     expect(coerceMaxSummaryLength(50, 100)).toBe(100);
     expect(coerceMaxSummaryLength(300, 100)).toBe(300);
+    // What the inputs keep always passes the server's schema (multiples of 50).
+    expect(coerceMinSummaryLength(120)).toBe(100);
+    expect(coerceMinSummaryLength(130)).toBe(150);
+    expect(coerceMaxSummaryLength(333, 100)).toBe(350);
+    for (const typed of [51, 99, 120, 175, 999]) {
+      const minLength = coerceMinSummaryLength(typed);
+      const maxLength = coerceMaxSummaryLength(typed + 7, minLength);
+      expect(summarySettingsSchema.safeParse({ minLength, maxLength }).success).toBe(true);
+    }
   });
 });
 

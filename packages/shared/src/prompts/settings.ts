@@ -58,16 +58,21 @@ export const DEFAULT_SUMMARY_SETTINGS: SummarySettings = {
   translateTo: '',
 };
 
-/** Min length input rule of spec §5: a non-integer falls back to 50; never below 50. */
+/** Snaps to the input's step of 50, so what the UI keeps is always what the schema above accepts. */
+function toStep(n: number): number {
+  return Math.round(n / SUMMARY_LENGTH_STEP) * SUMMARY_LENGTH_STEP;
+}
+
+/** Min length input rule of spec §5: a non-integer falls back to 50; never below 50; step 50. */
 export function coerceMinSummaryLength(value: unknown): number {
   const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
   if (typeof n !== 'number' || !Number.isInteger(n)) return SUMMARY_MIN_LENGTH;
-  return Math.max(SUMMARY_MIN_LENGTH, n);
+  return Math.max(SUMMARY_MIN_LENGTH, toStep(n));
 }
 
-/** Max length input rule of spec §5: a non-integer falls back to 0 (no limit); otherwise at least min. */
+/** Max length input rule of spec §5: a non-integer falls back to 0 (no limit); otherwise at least min; step 50. */
 export function coerceMaxSummaryLength(value: unknown, minLength: number): number {
   const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
   if (typeof n !== 'number' || !Number.isInteger(n) || n <= 0) return 0;
-  return Math.max(minLength, n);
+  return Math.max(minLength, toStep(n));
 }
