@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { extendPremiumUntil, REFERRAL_PREMIUM_DAYS, referralCodeSchema, referralLink } from './referral.js';
+import {
+  extendPremiumUntil,
+  REFERRAL_PREMIUM_DAYS,
+  REFERRER_PREMIUM_MAX_AHEAD_DAYS,
+  referralCodeSchema,
+  referralLink,
+} from './referral.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -28,5 +34,19 @@ describe('referralCodeSchema', () => {
     expect(referralCodeSchema.parse(' abc ')).toBe('abc');
     expect(referralCodeSchema.safeParse('  ').error?.issues[0]?.message).toBe('A referral code is required');
     expect(referralCodeSchema.safeParse('x'.repeat(65)).success).toBe(false);
+  });
+});
+
+describe('referrer reward cap', () => {
+  const now = new Date('2026-11-22T00:00:00Z');
+  const daysAhead = (d: Date) => Math.round((d.getTime() - now.getTime()) / 86_400_000);
+
+  it('stops adding at the cap, and never shortens a longer period', () => {
+    let until: Date | null = null;
+    for (let i = 0; i < 20; i++) until = extendPremiumUntil(until, now, 30, REFERRER_PREMIUM_MAX_AHEAD_DAYS);
+    expect(daysAhead(until!)).toBe(REFERRER_PREMIUM_MAX_AHEAD_DAYS);
+    const paidLonger = new Date(now.getTime() + 500 * 86_400_000);
+    expect(extendPremiumUntil(paidLonger, now, 30, REFERRER_PREMIUM_MAX_AHEAD_DAYS)).toEqual(paidLonger);
+    expect(daysAhead(extendPremiumUntil(null, now, 30, REFERRER_PREMIUM_MAX_AHEAD_DAYS))).toBe(30);
   });
 });

@@ -2,6 +2,11 @@ import { z } from 'zod';
 
 /** Premium days an accepted referral adds, to the acceptor and to the referrer alike (docs/referrals.md). */
 export const REFERRAL_PREMIUM_DAYS = 30;
+/**
+ * A referrer's rewards stop adding once their premium reaches this far ahead: otherwise a handful of
+ * throwaway accounts would buy unlimited premium. Acceptors get one reward only, so they need no cap.
+ */
+export const REFERRER_PREMIUM_MAX_AHEAD_DAYS = 365;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 export const referralCodeSchema = z
@@ -24,9 +29,17 @@ export function referralLink(origin: string, code: string): string {
 
 /**
  * The end of a premium period extended by `days`: counted from the current end when it lies in the
- * future, otherwise from now, so an extension never shortens what the user already has.
+ * future, otherwise from now, so an extension never shortens what the user already has. With
+ * `maxAheadDays` the extension stops at that many days from now (a longer current period is kept).
  */
-export function extendPremiumUntil(current: Date | null, now: Date, days: number = REFERRAL_PREMIUM_DAYS): Date {
+export function extendPremiumUntil(
+  current: Date | null,
+  now: Date,
+  days: number = REFERRAL_PREMIUM_DAYS,
+  maxAheadDays?: number,
+): Date {
   const from = current && current.getTime() > now.getTime() ? current.getTime() : now.getTime();
-  return new Date(from + days * DAY_MS);
+  let until = from + days * DAY_MS;
+  if (maxAheadDays !== undefined) until = Math.min(until, now.getTime() + maxAheadDays * DAY_MS);
+  return new Date(Math.max(until, current?.getTime() ?? 0));
 }

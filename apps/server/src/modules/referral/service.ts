@@ -1,5 +1,12 @@
 import { TRPCError } from '@trpc/server';
-import { extendPremiumUntil, referralLink, type ReferralAccept, type ReferralLink } from '@mbox/shared';
+import {
+  REFERRAL_PREMIUM_DAYS,
+  REFERRER_PREMIUM_MAX_AHEAD_DAYS,
+  extendPremiumUntil,
+  referralLink,
+  type ReferralAccept,
+  type ReferralLink,
+} from '@mbox/shared';
 import type { AppDeps } from '../../deps.js';
 import { Prisma } from '../../generated/prisma/client.js';
 
@@ -37,7 +44,9 @@ export async function acceptReferral(deps: AppDeps, userId: string, code: string
       await tx.referral.create({ data: { referrerId: referrer.id, acceptorId: userId } });
       for (const id of ids) {
         const { premiumUntil } = await tx.user.findUniqueOrThrow({ where: { id }, select: { premiumUntil: true } });
-        await tx.user.update({ where: { id }, data: { isPremium: true, premiumUntil: extendPremiumUntil(premiumUntil, now) } });
+        const cap = id === referrer.id ? REFERRER_PREMIUM_MAX_AHEAD_DAYS : undefined;
+        const until = extendPremiumUntil(premiumUntil, now, REFERRAL_PREMIUM_DAYS, cap);
+        await tx.user.update({ where: { id }, data: { isPremium: true, premiumUntil: until } });
       }
       return { status: 'accepted' as const };
     });
