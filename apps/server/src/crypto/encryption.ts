@@ -108,6 +108,27 @@ export function sealMessageTexts(
   };
 }
 
+/**
+ * The stored form of a summary's texts: its HTML and every translation (a JSON map of language code
+ * to `{ text }`; entries of another shape are kept as they are, the reader skips them).
+ */
+export function sealSummaryTexts(
+  key: Buffer,
+  meetingId: string,
+  summary: { text: string; translations: Prisma.JsonValue },
+): { text: string; translations: Prisma.InputJsonObject } {
+  const context = summaryContext(meetingId);
+  const translations: Record<string, Prisma.InputJsonValue | null> = {};
+  const stored = summary.translations;
+  if (stored && typeof stored === 'object' && !Array.isArray(stored)) {
+    for (const [code, value] of Object.entries(stored)) {
+      const isEntry = value && typeof value === 'object' && !Array.isArray(value) && typeof value.text === 'string';
+      translations[code] = isEntry ? { ...value, text: encryptText(key, value.text as string, context) } : (value ?? null);
+    }
+  }
+  return { text: encryptText(key, summary.text, context), translations };
+}
+
 interface StoredMessage {
   meetingId: string;
   text: string;

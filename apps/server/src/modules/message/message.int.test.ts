@@ -184,11 +184,32 @@ describe('messages', () => {
       expect(await app.deps.db.message.count({ where: { meetingId: cyMeeting, encrypted: true } })).toBe(0);
     });
 
-    it('seals every line, flags the meeting, and seals lines that arrive later', async () => {
+    it('seals every line and summary, flags the meeting, and seals lines that arrive later', async () => {
+      const summary = await app.deps.db.summary.create({
+        data: {
+          meetingId: meetingKey,
+          promptKey: 'summary',
+          title: 'Summary',
+          text: '<p>We ship on Friday</p>',
+          translations: { fr: { text: '<p>Nous livrons vendredi</p>' } },
+        },
+      });
       const put = await app.rest('PUT', `/v1/p/meeting/encrypt/${meetingKey}`, { token: ana });
       expect(put).toEqual({ status: 200, body: { success: true } });
       const rows = await app.deps.db.message.findMany({ where: { meetingId: meetingKey } });
       expect(rows.every((r) => r.encrypted && r.text.startsWith('enc1:'))).toBe(true);
+      const sealed = await app.deps.db.summary.findUniqueOrThrow({ where: { id: summary.id } });
+      expect(sealed.encrypted).toBe(true);
+      expect(JSON.stringify([sealed.text, sealed.translations])).not.toMatch(/Friday|vendredi/);
+      const summaries = await app.rest<{ summaries: { docId: string; text: string; translations: unknown }[] }>(
+        'GET',
+        `/v1/summary-list/${meetingKey}`,
+        { token: ana },
+      );
+      expect(summaries.body.summaries.find((x) => x.docId === summary.id)).toMatchObject({
+        text: '<p>We ship on Friday</p>',
+        translations: { fr: { text: '<p>Nous livrons vendredi</p>' } },
+      });
       const list = await app.rest<Meeting[]>('GET', '/v1/meeting-list', { token: ana });
       expect(list.body.find((m) => m.key === meetingKey)?.encrypted).toBe(true);
 

@@ -8,6 +8,7 @@ import {
   messageContext,
   openMessages,
   sealMessageTexts,
+  sealSummaryTexts,
 } from '../../crypto/encryption.js';
 import type { AppDeps } from '../../deps.js';
 import type { Prisma } from '../../generated/prisma/client.js';
@@ -133,6 +134,17 @@ export async function encryptMeeting(deps: AppDeps, userId: string, meetingId: s
           FROM unnest(${plain.map((m) => m.id)}::text[], ${sealed.map((s) => s.text)}::text[],
                       ${sealed.map((s) => s.aiFixed)}::text[]) AS v(id, text, ai_fixed)
           WHERE m.id = v.id AND m."meetingId" = ${meetingId}`;
+      }
+      // Summaries quote the meeting: they (and their translations) are sealed with it.
+      const summaries = await tx.summary.findMany({
+        where: { meetingId, encrypted: false },
+        select: { id: true, text: true, translations: true },
+      });
+      for (const summary of summaries) {
+        await tx.summary.update({
+          where: { id: summary.id },
+          data: { encrypted: true, ...sealSummaryTexts(key, meetingId, summary) },
+        });
       }
       await tx.meeting.update({ where: { id: meetingId }, data: { encrypted: true } });
       return plain.map((m) => m.id);
