@@ -24,4 +24,16 @@ describe('sanitising summary HTML', () => {
     expect(answerToSafeHtml('Line one\nx < y and y > z')).toBe('Line one<br>x &lt; y and y &gt; z');
     expect(answerToSafeHtml('```html\n<p>A</p><br><br><ul><br><li>B</li></ul>\n```')).toBe('<p>A</p><br><ul><li>B</li></ul>');
   });
+
+  it('renders a Markdown answer as HTML, and keeps plain prose to the line-break rule', () => {
+    const markdown = '### Decisions\n- Ship on **Friday**\n- Budget: 4000 euros\n\n1. Ana drafts the plan';
+    expect(answerToSafeHtml(markdown)).toBe(
+      '<h3>Decisions</h3>\n<ul>\n<li>Ship on <strong>Friday</strong></li>\n<li>Budget: 4000 euros</li>\n</ul>\n<ol>\n<li>Ana drafts the plan</li>\n</ol>',
+    );
+    expect(answerToSafeHtml('- [x](javascript:alert(1))\n- **y** <b onclick="y()">bold</b>')).not.toMatch(/href="javascript|onclick/);
+    const links = answerToSafeHtml('- [x](javascript:alert(1))\n- [ok](https://example.org)');
+    expect(links).not.toContain('javascript');
+    expect(links).toContain('<a href="https://example.org"');
+    expect(answerToSafeHtml('We agreed - more or less - on Friday.\nThanks')).toBe('We agreed - more or less - on Friday.<br>Thanks');
+  });
 });

@@ -1,5 +1,6 @@
+import { marked } from 'marked';
 import sanitizeHtml from 'sanitize-html';
-import { formatSummaryAnswer } from '@mbox/shared';
+import { formatSummaryAnswer, looksLikeHtml } from '@mbox/shared';
 
 /**
  * Allow-list for stored summary HTML: text formatting, headings, lists, tables and plain links.
@@ -34,7 +35,19 @@ function unfence(answer: string): string {
   return fenced ? fenced[1]! : answer;
 }
 
+/** Headings, bullet or numbered lists, bold or italics: marks of Markdown rather than plain prose. */
+const MARKDOWN = /^\s{0,3}(#{1,6}\s|[-*+]\s+\S|\d+[.)]\s+\S)|\*\*[^*\n]+\*\*|__[^_\n]+__/m;
+
+/**
+ * Models are asked for HTML, but smaller local ones often answer in Markdown anyway: such answers are
+ * rendered as HTML instead of showing their `**` and `-` marks. Other plain text keeps the spec's rule.
+ */
+function markdownToHtml(answer: string): string {
+  if (looksLikeHtml(answer) || !MARKDOWN.test(answer)) return answer;
+  return marked.parse(answer, { async: false, gfm: true, breaks: true });
+}
+
 /** An LLM answer as stored: the output rules of spec §3, then the allow-list. */
 export function answerToSafeHtml(answer: string): string {
-  return sanitizeSummaryHtml(formatSummaryAnswer(unfence(answer)));
+  return sanitizeSummaryHtml(formatSummaryAnswer(markdownToHtml(unfence(answer))));
 }
