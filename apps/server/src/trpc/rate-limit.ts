@@ -35,21 +35,34 @@ export async function returnDailyUse(db: AppDeps['db'], subject: string, kind: s
 }
 
 /**
+ * Takes one use of `kind` for `subject` under `limit` (null = unlimited), or answers 429 'Daily limit
+ * reached'. Returns the give-back for a call that then fails.
+ */
+export async function takeDailyUseOrThrow(
+  db: AppDeps['db'],
+  subject: string,
+  kind: string,
+  limit: number | null,
+): Promise<() => Promise<void>> {
+  if (limit === null) return async () => {};
+  const day = usageDay();
+  if (!(await takeDailyUse(db, subject, kind, limit, day))) {
+    throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message: DAILY_LIMIT_REACHED });
+  }
+  return () => returnDailyUse(db, subject, kind, day);
+}
+
+/**
  * Daily limit of a procedure, counted per signed-in user, or per client address (`ip:<addr>`) on
  * public procedures. `limit` returns null for unlimited (e.g. premium users). Over the limit the call
  * answers 429 'Daily limit reached'; failed calls do not count.
  */
 export function dailyLimit(kind: string, limit: (user: AuthUser | null) => number | null) {
   return middleware(async ({ ctx, next }) => {
-    const max = limit(ctx.user);
-    if (max === null) return next();
     const subject = ctx.user ? ctx.user.id : `ip:${ctx.ip}`;
-    const day = usageDay();
-    if (!(await takeDailyUse(ctx.deps.db, subject, kind, max, day))) {
-      throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message: DAILY_LIMIT_REACHED });
-    }
+    const giveBack = await takeDailyUseOrThrow(ctx.deps.db, subject, kind, limit(ctx.user));
     const result = await next();
-    if (!result.ok) await returnDailyUse(ctx.deps.db, subject, kind, day);
+    if (!result.ok) await giveBack();
     return result;
   });
 }
