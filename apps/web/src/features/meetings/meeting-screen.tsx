@@ -1,5 +1,6 @@
 import { Group, Panel, Separator, useDefaultLayout } from 'react-resizable-panels';
 import { useNavigate } from 'react-router';
+import { SummaryPanel } from '../summary/summary-panel';
 import { MeetingList } from './meeting-list';
 import { TranscriptPanel } from './transcript';
 import { useDeleteMeeting, useMeetings } from './use-meetings';
@@ -73,9 +74,7 @@ export function MeetingScreen({ meetingId }: { meetingId: string | undefined }) 
           </Panel>
           <ResizeHandle />
           <Panel id="summary" defaultSize="30%" minSize="25%">
-            <div className="h-full bg-base-100">
-              <h2 className="border-b border-base-300 px-4 py-3 text-lg font-semibold">Summary</h2>
-            </div>
+            <SummaryPanel meetingId={meetingId} />
           </Panel>
         </>
       ) : (

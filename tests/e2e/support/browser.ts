@@ -1,0 +1,79 @@
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { repoRoot } from '../../../apps/server/src/db/paths.js';
+import { startTestApp, type TestApp } from '../../../apps/server/src/test/app.js';
+import type { Config } from '../../../apps/server/src/config.js';
+
+/** The built web app the test server serves; E2E_WEB_DIST lets parallel work build elsewhere. */
+export const webDist = process.env.E2E_WEB_DIST ?? path.join(repoRoot, 'apps/web/dist');
+
+/** Flags that keep Debian's Chromium quiet and offline (DESIGN.md). */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** Desktop and phone sizes the screens are checked at (issue 9: 1280, 1024 and 390 px). */
+export const VIEWPORTS = {
+  desktop: { width: 1280, height: 800 },
+  laptop: { width: 1024, height: 768 },
+  phone: { width: 390, height: 844 },
+} as const;
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: chromiumPath, headless: true, args: CHROMIUM_ARGS });
+}
+
+/** The real server on a fresh test database, serving the built web app. */
+export function startWebApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+  return startTestApp(overrides, { webDist });
+}
+
+export interface SignedIn {
+  context: BrowserContext;
+  page: Page;
+  token: string;
+}
+
+/**
+ * A browser context signed in as `email`, already onboarded, on `path`. Signs in through the API
+ * and hands the token to the web app the way its login does, so each test starts where a returning
+ * user is (the login screen itself is driven by capture.spec.ts).
+ */
+export async function openSignedIn(
+  browser: Browser,
+  app: TestApp,
+  options: { email?: string; path?: string; viewport?: { width: number; height: number } } = {},
+): Promise<SignedIn> {
+  const email = options.email ?? 'me@example.com';
+  const login = await app.rest<{ token: string; user: { id: string; email: string; name: string } }>(
+    'POST',
+    '/v1/auth/login',
+    { body: { email } },
+  );
+  if (login.status !== 200) throw new Error(`sign-in failed: ${login.status} ${JSON.stringify(login.body)}`);
+  const { token, user } = login.body;
+  await app.rest('PUT', '/v1/user-settings/onboarding-complete', { token, body: {} });
+
+  const context = await browser.newContext({ viewport: options.viewport ?? VIEWPORTS.desktop });
+  await context.addInitScript(
+    ([storedToken, storedUser]) => {
+      if (!localStorage.getItem('mbox.token')) {
+        localStorage.setItem('mbox.token', storedToken);
+        localStorage.setItem('mbox.user', storedUser);
+      }
+    },
+    [token, JSON.stringify(user)] as const,
+  );
+  const page = await context.newPage();
+  if (process.env.E2E_DEBUG) page.on('console', (m) => console.log('web:', m.text()));
+  await page.goto(`${app.url}${options.path ?? '/'}`);
+  return { context, page, token };
+}
