@@ -21,3 +21,4 @@ export * from './changelog.js';
 export * from './summary.js';
 export * from './message.js';
 export * from './generation.js';
+export * from './tools.js';
