@@ -30,9 +30,21 @@ export type Summary = z.infer<typeof summarySchema>;
 
 export const summaryListInputSchema = z.strictObject({ id: meetingIdSchema });
 
-/** GET /v1/summary-list/{id}: summariesDisabled is true while the meeting is too small to summarise. */
+/**
+ * Which prompt list of spec §9 the picker offers: the default one (Summary, Meeting goals, …) or the
+ * alternate one (Summary, Deep Summary, Main topics, Summary in 1 sentence). Chosen by the server.
+ */
+export const PROMPT_LIST_NAMES = ['default', 'alternate'] as const;
+export const promptListNameSchema = z.enum(PROMPT_LIST_NAMES);
+export type PromptListName = z.infer<typeof promptListNameSchema>;
+
+/**
+ * GET /v1/summary-list/{id}: summariesDisabled is true while the meeting is too small to summarise;
+ * promptList says which prompt list the picker shows.
+ */
 export const summaryListSchema = z.object({
   summaries: z.array(summarySchema),
   summariesDisabled: z.boolean(),
+  promptList: promptListNameSchema,
 });
 export type SummaryList = z.infer<typeof summaryListSchema>;

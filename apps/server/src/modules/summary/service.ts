@@ -62,7 +62,10 @@ export async function summariesDisabled(deps: AppDeps, meetingId: string): Promi
   return !canSummarize(messages);
 }
 
-/** The summaries of the user's meeting, oldest first, and whether summaries can be generated. */
+/**
+ * The summaries of the user's meeting, oldest first, whether summaries can be generated, and the
+ * prompt list the picker offers (SUMMARY_PROMPT_LIST).
+ */
 export async function listSummaries(deps: AppDeps, userId: string, meetingId: string): Promise<SummaryList> {
   await findOwnMeeting(deps, userId, meetingId);
   const rows = await deps.db.summary.findMany({ where: { meetingId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
@@ -72,5 +75,9 @@ export async function listSummaries(deps: AppDeps, userId: string, meetingId: st
     if (!dto) deps.log.warn({ summaryId: row.id, promptKey: row.promptKey, type: row.type }, 'summary of unknown kind skipped');
     return dto ? [dto] : [];
   });
-  return { summaries, summariesDisabled: await summariesDisabled(deps, meetingId) };
+  return {
+    summaries,
+    summariesDisabled: await summariesDisabled(deps, meetingId),
+    promptList: deps.config.SUMMARY_PROMPT_LIST,
+  };
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIN_SUMMARY_MESSAGES, MIN_SUMMARY_SPEAKERS, type SummaryList } from '@mbox/shared';
 import { encryptText, ensureDataKey, summaryContext } from '../../crypto/encryption.js';
+import { loadConfig } from '../../config.js';
 import { startTestApp, type TestApp } from '../../test/app.js';
 import { seedMeeting, type SeedLine } from '../../test/fixtures.js';
 
@@ -23,7 +24,7 @@ describe('summary list', () => {
   it('is empty and enabled for a meeting with enough messages from enough speakers', async () => {
     expect(MIN_SUMMARY_SPEAKERS).toBe(2);
     const list = await app.rest<SummaryList>('GET', `/v1/summary-list/${meetingKey}`, { token: ana });
-    expect(list).toEqual({ status: 200, body: { summaries: [], summariesDisabled: false } });
+    expect(list).toEqual({ status: 200, body: { summaries: [], summariesDisabled: false, promptList: 'default' } });
   });
 
   it('is disabled with too few messages or too few speakers', async () => {
@@ -100,5 +101,25 @@ describe('summary list', () => {
     const tooLong = await app.rest<{ data: { field: string } }>('GET', `/v1/summary-list/${'x'.repeat(101)}`, { token: ana });
     expect(tooLong.status).toBe(400);
     expect(tooLong.body.data.field).toBe('id');
+  });
+});
+
+describe('prompt list of the summary list (SUMMARY_PROMPT_LIST)', () => {
+  it("says 'alternate' when the server is configured for the alternate list", async () => {
+    const app = await startTestApp({ SUMMARY_PROMPT_LIST: 'alternate' });
+    try {
+      const token = await app.signIn('cy@example.com');
+      const { meetingKey } = await seedMeeting(app, token, 'alt', talk(['Cy', 'Di'], MIN_SUMMARY_MESSAGES));
+      const list = await app.rest<SummaryList>('GET', `/v1/summary-list/${meetingKey}`, { token });
+      expect(list.status).toBe(200);
+      expect(list.body.promptList).toBe('alternate');
+      expect((await app.trpc(token).summary.list.query({ id: meetingKey })).promptList).toBe('alternate');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('refuses an unknown list name at start-up, naming the variable', () => {
+    expect(() => loadConfig({ SUMMARY_PROMPT_LIST: 'short' })).toThrow(/SUMMARY_PROMPT_LIST/);
   });
 });
