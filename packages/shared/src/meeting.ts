@@ -69,3 +69,39 @@ export const meetingGroupsSchema = z.object({
   ),
 });
 export type MeetingGroups = z.infer<typeof meetingGroupsSchema>;
+
+/** Lines in the first page of a transcript: one screenful and some, so it paints at once. */
+export const MESSAGE_PAGE_FIRST_LIMIT = 150;
+/** Lines per page when the rest is read in the background. */
+export const MESSAGE_PAGE_MAX_LIMIT = 1000;
+
+/**
+ * Where the next page starts: `after.<spokenAt ms>.<key>` reads later lines, `before.<spokenAt ms>.<key>`
+ * earlier ones. Cursors come from the server (`next`); clients pass them back unchanged.
+ */
+export const MESSAGE_CURSOR_PATTERN = /^(after|before)\.(\d{1,16})\.([A-Za-z0-9_-]{1,100})$/;
+
+/** GET /v1/meeting/{id}/messages?cursor&limit: one page of a transcript. */
+export const meetingMessagesInputSchema = z.strictObject({
+  id: meetingIdSchema,
+  cursor: z
+    .string()
+    .regex(MESSAGE_CURSOR_PATTERN, 'must be a cursor the server returned in next')
+    .optional(),
+  limit: z.coerce.number().int().min(1).max(MESSAGE_PAGE_MAX_LIMIT).default(MESSAGE_PAGE_FIRST_LIMIT),
+});
+export type MeetingMessagesInput = z.input<typeof meetingMessagesInputSchema>;
+
+/**
+ * A page of lines in transcript order (spokenAt, then key). Without a cursor it is the opening page:
+ * the first lines of a finished meeting, the last lines of a live one; `next` then reads on in that
+ * direction (later lines, or earlier ones), null when nothing is left that way.
+ */
+export const meetingMessagesSchema = z.object({
+  meet: meetingSchema,
+  messages: z.array(messageSchema),
+  next: z.string().nullable(),
+  /** Lines in the meeting when this page was read (for the scroll size while the rest loads). */
+  total: z.number().int(),
+});
+export type MeetingMessages = z.infer<typeof meetingMessagesSchema>;

@@ -5,11 +5,13 @@ import {
   meetingGroupsSchema,
   meetingIdSchema,
   meetingListInputSchema,
+  meetingMessagesInputSchema,
+  meetingMessagesSchema,
   meetingSchema,
 } from '@mbox/shared';
 import { authedProcedure, premiumProcedure, router } from '../../trpc/trpc.js';
 import { encryptMeeting } from '../message/service.js';
-import { deleteMeeting, getMeeting, listMeetingGroups, listMeetings, watchLines, watchMeetings } from './service.js';
+import { deleteMeeting, getMeeting, getMeetingMessages, listMeetingGroups, listMeetings, watchLines, watchMeetings } from './service.js';
 
 const tags = ['meetings'];
 const idInput = z.strictObject({ id: meetingIdSchema });
@@ -40,6 +42,20 @@ export const meetingRouter = router({
     .input(idInput)
     .output(meetingDetailSchema)
     .query(({ ctx, input }) => getMeeting(ctx.deps, ctx.user.id, input.id)),
+
+  messages: authedProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/meeting/{id}/messages',
+        tags,
+        protect: true,
+        summary: 'One page of a meeting\'s messages; without a cursor the top of a finished meeting or the bottom of a live one',
+      },
+    })
+    .input(meetingMessagesInputSchema)
+    .output(meetingMessagesSchema)
+    .query(({ ctx, input }) => getMeetingMessages(ctx.deps, ctx.user.id, input)),
 
   delete: authedProcedure
     .meta({ openapi: { method: 'DELETE', path: '/meeting/{id}', tags, protect: true, summary: 'Delete a meeting' } })

@@ -6,7 +6,9 @@ import {
   type Meeting as MeetingDto,
   type MeetingDetail,
   type MeetingGroups,
+  type MeetingMessages,
   type Message as MessageDto,
+  MESSAGE_CURSOR_PATTERN,
 } from '@mbox/shared';
 import { openMessages } from '../../crypto/encryption.js';
 import type { AppDeps } from '../../deps.js';
@@ -91,6 +93,58 @@ export async function getMeeting(deps: AppDeps, userId: string, meetingId: strin
   if (!meeting) throw meetingNotFound();
   const messages = await openMessages(deps, userId, meeting.messages);
   return { meet: toMeetingDto(meeting), messages: messages.map(toMessageDto) };
+}
+
+/** Where a page starts, read from a cursor the schema has already checked. */
+function parseCursor(cursor: string): { after: boolean; spokenAt: Date; id: string } {
+  const [, side, ms, id] = MESSAGE_CURSOR_PATTERN.exec(cursor) ?? [];
+  const spokenAt = new Date(Number(ms));
+  if (!side || !id || Number.isNaN(spokenAt.getTime())) {
+    throw new TRPCError({ code: 'BAD_REQUEST', message: 'cursor: must be a cursor the server returned in next' });
+  }
+  return { after: side === 'after', spokenAt, id };
+}
+
+function cursorAt(side: 'after' | 'before', message: Message): string {
+  return `${side}.${message.spokenAt.getTime()}.${message.id}`;
+}
+
+/**
+ * One page of a meeting's lines in transcript order (spokenAt, then id), keyset-paged so page 20 of
+ * a 10,000-line meeting costs what page 1 does (index on meetingId + spokenAt).
+ * The opening page (no cursor) is where a reader starts: the top of a finished meeting, the bottom of
+ * a live one, whose newer lines then arrive over meeting.onLines. `next` reads on away from it.
+ */
+export async function getMeetingMessages(
+  deps: AppDeps,
+  userId: string,
+  input: { id: string; cursor?: string | undefined; limit: number },
+): Promise<MeetingMessages> {
+  const meeting = await findOwnMeeting(deps, userId, input.id);
+  const cursor = input.cursor ? parseCursor(input.cursor) : null;
+  const forward = cursor ? cursor.after : meeting.finishedAt !== null;
+  const boundary = cursor
+    ? cursor.after
+      ? { OR: [{ spokenAt: { gt: cursor.spokenAt } }, { spokenAt: cursor.spokenAt, id: { gt: cursor.id } }] }
+      : { OR: [{ spokenAt: { lt: cursor.spokenAt } }, { spokenAt: cursor.spokenAt, id: { lt: cursor.id } }] }
+    : {};
+  const direction = forward ? ('asc' as const) : ('desc' as const);
+  const [rows, total] = await Promise.all([
+    deps.db.message.findMany({
+      where: { meetingId: meeting.id, ...boundary },
+      orderBy: [{ spokenAt: direction }, { id: direction }],
+      // One extra row tells whether another page follows.
+      take: input.limit + 1,
+    }),
+    deps.db.message.count({ where: { meetingId: meeting.id } }),
+  ]);
+  const more = rows.length > input.limit;
+  const page = rows.slice(0, input.limit);
+  const last = page.at(-1);
+  const next = more && last ? cursorAt(forward ? 'after' : 'before', last) : null;
+  if (!forward) page.reverse();
+  const messages = await openMessages(deps, userId, page);
+  return { meet: toMeetingDto(meeting), messages: messages.map(toMessageDto), next, total };
 }
 
 /** Removes the meeting with its messages and summaries (cascade). */
