@@ -54,6 +54,29 @@ export const configSchema = z.object({
   /** Lets tests point the Stripe SDK at a compatible server: http://127.0.0.1:12111 */
   STRIPE_API_BASE: optionalString.pipe(z.url().optional()),
 
+  /**
+   * Hosts the link summarizer may fetch although they are private or local, or on a port other than
+   * 80/443: comma-separated `host:port` (e.g. `wiki.intranet:8080,127.0.0.1:4100`). The only bypass
+   * of the fetch's address checks (docs/summarizer.md).
+   */
+  SUMMARIZER_ALLOWED_HOSTS: z
+    .preprocess(emptyAsUndefined, z.string().optional())
+    .transform((value, ctx) => {
+      const hosts = (value ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
+      for (const host of hosts) {
+        if (!/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+):\d{1,5}$/.test(host)) {
+          ctx.addIssue({ code: 'custom', message: `'${host}' is not host:port (e.g. wiki.intranet:8080)` });
+        }
+      }
+      return hosts;
+    }),
+  /** Whole-fetch deadline of a summarised web page, redirects and a slow body included. */
+  SUMMARIZER_FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(120000).default(10000),
+  /** Largest web page (bytes) the link summarizer reads; larger pages are refused. */
+  SUMMARIZER_MAX_PAGE_BYTES: z.coerce.number().int().min(1024).default(2 * 1024 * 1024),
+  /** Where YouTube's player API and captions are read (tests point it at a local server). */
+  YOUTUBE_BASE_URL: z.preprocess(emptyAsUndefined, z.url().default('https://www.youtube.com')),
+
   /** Origin of the web app allowed to call the API cross-origin (dev server). */
   CORS_ORIGIN: optionalString,
 });

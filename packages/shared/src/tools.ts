@@ -91,3 +91,23 @@ export const summarizeStreamEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('error'), error: z.string() }),
 ]);
 export type SummarizeStreamEvent = z.infer<typeof summarizeStreamEventSchema>;
+
+/** GET /v1/utils/youtube?link=: the link to look up (checked as a YouTube link by the server). */
+export const youTubeInfoInputSchema = z.strictObject({
+  link: z.string().max(4096, 'link is too long'),
+});
+export type YouTubeInfoInput = z.infer<typeof youTubeInfoInputSchema>;
+
+/** What the summarizer knows about a video before summarising it; `hasCaptions: false` cannot be summarised. */
+export const youTubeInfoSchema = z.object({
+  videoId: z.string(),
+  /** The canonical watch link of the video. */
+  url: z.string(),
+  title: z.string(),
+  /** Channel name; '' when YouTube does not say. */
+  author: z.string(),
+  /** Length of the video in seconds; null when YouTube does not say (live streams). */
+  durationSeconds: z.number().int().nonnegative().nullable(),
+  hasCaptions: z.boolean(),
+});
+export type YouTubeInfo = z.infer<typeof youTubeInfoSchema>;

@@ -8,6 +8,7 @@ import { plansRouter } from '../modules/plans/router.js';
 import { referralRouter } from '../modules/referral/router.js';
 import { statsRouter } from '../modules/stats/router.js';
 import { transcriptRouter } from '../modules/transcript/router.js';
+import { toolsRouter } from '../modules/tools/router.js';
 import { router } from './trpc.js';
 
 export const appRouter = router({
@@ -21,6 +22,7 @@ export const appRouter = router({
   changelog: changelogRouter,
   stats: statsRouter,
   transcript: transcriptRouter,
+  tools: toolsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -16,7 +16,7 @@ const t = initTRPC
   .context<Context>()
   .meta<OpenApiMeta>()
   .create({
-    errorFormatter({ shape, error }) {
+    errorFormatter({ shape, error, path }) {
       const issues = error.cause instanceof InputError ? error.cause.issues : undefined;
       const data: ApiErrorData = {
         code: error.code,
@@ -25,7 +25,8 @@ const t = initTRPC
       };
       // Never leak internals of unexpected failures to the client.
       const message = error.code === 'INTERNAL_SERVER_ERROR' ? 'Internal server error' : shape.message;
-      return { message, code: shape.code, data };
+      // The summarizer tools answer `{ error }` on failure (spec §3, §8), beside the common shape.
+      return { message, code: shape.code, data, ...(path?.startsWith('tools.') ? { error: message } : {}) };
     },
   });
 

@@ -1,0 +1,337 @@
+import { TRPCError } from '@trpc/server';
+import {
+  INVALID_LINK,
+  SUMMARIZER_DAILY_LIMIT,
+  SUMMARIZER_MAX_TEXT_CHARS,
+  SUMMARIZER_MIN_TEXT_CHARS,
+  checkLink,
+  isPremiumActive,
+  isYouTubeLink,
+  type summarizeInputSchema,
+  type SummarizeResult,
+  type SummarizeStreamEvent,
+  type SummarizerMode,
+  type SummarySource,
+  type YouTubeInfo,
+} from '@mbox/shared';
+import type { z } from 'zod';
+import { sanitizeSummaryHtml, type ModelTier, type TranscriptTurn } from '../../ai/index.js';
+import type { AppDeps } from '../../deps.js';
+import { dailyLimit, takeDailyUseOrThrow } from '../../trpc/rate-limit.js';
+import type { AuthUser } from '../auth/service.js';
+import { callAi } from '../summary/ai-errors.js';
+import { countWords, extractArticle } from './extract.js';
+import { fetchPage } from './fetch-page.js';
+import { fetchCaptions, fetchVideoInfo, invalidYouTubeLink, youTubeVideoId, type YouTubeClientOptions } from './youtube.js';
+
+export type SummarizeRequest = z.output<typeof summarizeInputSchema>;
+
+/** Who calls: a signed-in user (counted per account) or a visitor (counted per client address). */
+export interface Caller {
+  user: AuthUser | null;
+  ip: string;
+}
+
+export const NO_READABLE_TEXT = 'No readable text was found on the page';
+export const TOO_LITTLE_TEXT = `There is too little text to summarise: at least ${SUMMARIZER_MIN_TEXT_CHARS} characters are needed`;
+export const YOUTUBE_NEEDS_LINK = 'link: a YouTube summary needs a YouTube link, not text';
+
+/** One daily counter for the summarizer tools (text, link, YouTube, streamed or not). */
+export const SUMMARIZER_KIND = 'summarizer';
+
+/** 10 a day for visitors and Basic users, unlimited for premium (spec §8/§9). */
+export function summarizerLimit(user: AuthUser | null): number | null {
+  return user && isPremiumActive(user) ? null : SUMMARIZER_DAILY_LIMIT;
+}
+
+/** Counts one summary per call; failed calls give it back. Over the limit: 429 'Daily limit reached'. */
+export const summarizerQuota = dailyLimit(SUMMARIZER_KIND, summarizerLimit);
+
+function tierOf(user: AuthUser | null): ModelTier {
+  return user && isPremiumActive(user) ? 'advanced' : 'basic';
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+/** 75 → "1:15", 3725 → "1:02:05". */
+export function formatDuration(seconds: number): string {
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  const s = seconds % 60;
+  const two = (n: number) => String(n).padStart(2, '0');
+  return h > 0 ? `${h}:${two(m)}:${two(s)}` : `${m}:${two(s)}`;
+}
+
+/** The metadata line under a summary (spec §3: HTML): title, site and word count; for a video its length. */
+export function metadataHtml(source: SummarySource, summarisedWords: number): string {
+  const rows: [string, string][] = [];
+  if (source.kind !== 'text') {
+    const title = source.url ? `<a href="${escapeHtml(source.url)}">${escapeHtml(source.title)}</a>` : escapeHtml(source.title);
+    rows.push(['Title', title]);
+    rows.push([source.kind === 'youtube' ? 'Channel' : 'Site', escapeHtml(source.site)]);
+  }
+  if (source.durationSeconds !== null) rows.push(['Length', formatDuration(source.durationSeconds)]);
+  rows.push(['Words', source.words.toLocaleString('en-US')]);
+  if (summarisedWords < source.words) rows.push(['Summarised', `the first ${summarisedWords.toLocaleString('en-US')} words`]);
+  return sanitizeSummaryHtml(rows.map(([label, value]) => `<p><b>${label}:</b> ${value}</p>`).join(''));
+}
+
+/** Keeps whole paragraphs up to the text limit, so a long page or video is summarised from its start. */
+function fitToLimit(paragraphs: string[]): string[] {
+  const kept: string[] = [];
+  let size = 0;
+  for (const paragraph of paragraphs) {
+    if (size + paragraph.length > SUMMARIZER_MAX_TEXT_CHARS) {
+      if (kept.length === 0) kept.push(paragraph.slice(0, SUMMARIZER_MAX_TEXT_CHARS));
+      break;
+    }
+    kept.push(paragraph);
+    size += paragraph.length + 1;
+  }
+  return kept;
+}
+
+interface PreparedSource {
+  source: SummarySource;
+  /** What the engine reads: the text's paragraphs as turns of one speaker. */
+  turns: TranscriptTurn[];
+  summarisedWords: number;
+}
+
+/**
+ * The engine summarises speaker turns; an article, a pasted text or a caption track is one speaker
+ * whose paragraphs are the turns. The name reads well where the engine writes it ("The article
+ * discussed …").
+ */
+const SPEAKER = { text: 'The text', link: 'The article', youtube: 'The video' } as const;
+
+/** With one speaker, the name before every list item says nothing. */
+function withoutSpeakerLabels(html: string, kind: SummarySource['kind']): string {
+  return html.split(`<b>${SPEAKER[kind]}:</b> `).join('');
+}
+
+function asTurns(speaker: string, paragraphs: string[]): { turns: TranscriptTurn[]; words: number } {
+  const kept = fitToLimit(paragraphs);
+  return { turns: kept.map((text) => ({ speaker, text })), words: countWords(kept.join(' ')) };
+}
+
+function youTubeOptions(deps: AppDeps, signal?: AbortSignal): YouTubeClientOptions {
+  return { baseUrl: deps.config.YOUTUBE_BASE_URL, timeoutMs: deps.config.SUMMARIZER_FETCH_TIMEOUT_MS, signal };
+}
+
+/** Caption lines joined into paragraphs of about 60 words, so sentences are not cut at every caption. */
+function captionParagraphs(lines: { text: string }[]): string[] {
+  const paragraphs: string[] = [];
+  let current: string[] = [];
+  let words = 0;
+  for (const line of lines) {
+    const text = line.text.replace(/\s+/g, ' ').trim();
+    if (!text) continue;
+    current.push(text);
+    words += countWords(text);
+    if (words >= 60 && /[.!?…]["')\]]?$/.test(text) || words >= 120) {
+      paragraphs.push(current.join(' '));
+      current = [];
+      words = 0;
+    }
+  }
+  if (current.length) paragraphs.push(current.join(' '));
+  return paragraphs;
+}
+
+async function prepareYouTube(deps: AppDeps, videoId: string, signal?: AbortSignal): Promise<PreparedSource> {
+  const options = youTubeOptions(deps, signal);
+  const info = await fetchVideoInfo(videoId, options);
+  const captions = await fetchCaptions(videoId, options);
+  const paragraphs = captionParagraphs(captions);
+  const allWords = countWords(paragraphs.join(' '));
+  if (allWords === 0) throw new TRPCError({ code: 'UNPROCESSABLE_CONTENT', message: 'The captions of this video are empty' });
+  const { turns, words } = asTurns(SPEAKER.youtube, paragraphs);
+  return {
+    source: {
+      kind: 'youtube',
+      title: info.title,
+      site: info.author || 'YouTube',
+      url: info.url,
+      words: allWords,
+      durationSeconds: info.durationSeconds,
+    },
+    turns,
+    summarisedWords: words,
+  };
+}
+
+async function prepareLink(deps: AppDeps, link: string, signal?: AbortSignal): Promise<PreparedSource> {
+  const page = await fetchPage(link, {
+    allowedHosts: deps.config.SUMMARIZER_ALLOWED_HOSTS,
+    timeoutMs: deps.config.SUMMARIZER_FETCH_TIMEOUT_MS,
+    maxBytes: deps.config.SUMMARIZER_MAX_PAGE_BYTES,
+    signal,
+  });
+  const article = extractArticle(page.html, page.url);
+  if (!article) throw new TRPCError({ code: 'UNPROCESSABLE_CONTENT', message: NO_READABLE_TEXT });
+  const allWords = countWords(article.paragraphs.join(' '));
+  if (article.paragraphs.join(' ').length < SUMMARIZER_MIN_TEXT_CHARS) {
+    throw new TRPCError({ code: 'UNPROCESSABLE_CONTENT', message: `${TOO_LITTLE_TEXT}; the page has ${allWords} words` });
+  }
+  const { turns, words } = asTurns(SPEAKER.link, article.paragraphs);
+  return {
+    source: { kind: 'link', title: article.title, site: article.site, url: page.url, words: allWords, durationSeconds: null },
+    turns,
+    summarisedWords: words,
+  };
+}
+
+function prepareText(text: string): PreparedSource {
+  const paragraphs = text.split(/\n+/).map((p) => p.trim()).filter(Boolean);
+  const { turns, words } = asTurns(SPEAKER.text, paragraphs);
+  return {
+    source: { kind: 'text', title: '', site: '', url: '', words, durationSeconds: null },
+    turns,
+    summarisedWords: words,
+  };
+}
+
+/** What is summarised, read from the text, the web page or the video's captions. */
+async function prepareSource(deps: AppDeps, mode: SummarizerMode, request: SummarizeRequest, signal?: AbortSignal): Promise<PreparedSource> {
+  if (request.link === undefined) {
+    if (mode === 'youtube') throw new TRPCError({ code: 'BAD_REQUEST', message: YOUTUBE_NEEDS_LINK });
+    return prepareText(request.text ?? '');
+  }
+  if (mode === 'youtube') {
+    const videoId = youTubeVideoId(request.link);
+    if (!videoId) throw invalidYouTubeLink();
+    return prepareYouTube(deps, videoId, signal);
+  }
+  const checked = checkLink(request.link);
+  if (!checked.valid) throw new TRPCError({ code: 'BAD_REQUEST', message: INVALID_LINK });
+  // A video link given to the page summarizer: its captions say more than the watch page's HTML.
+  const videoId = isYouTubeLink(checked.url) ? youTubeVideoId(checked.url) : null;
+  return videoId ? prepareYouTube(deps, videoId, signal) : prepareLink(deps, checked.url, signal);
+}
+
+export interface SummarizeOptions {
+  onSource?: (source: SummarySource) => void;
+  /** The summary's raw text as it is written (the offline engine's whole answer at once). */
+  onToken?: (text: string) => void;
+  signal?: AbortSignal;
+}
+
+/** POST /v1/utils/{summary,youtube} and /v1/public/utils/{summary,youtube}: reads the source and summarises it. */
+export async function summarize(
+  deps: AppDeps,
+  caller: Caller,
+  mode: SummarizerMode,
+  request: SummarizeRequest,
+  options: SummarizeOptions = {},
+): Promise<{ result: SummarizeResult }> {
+  const prepared = await prepareSource(deps, mode, request, options.signal);
+  options.onSource?.(prepared.source);
+  const generated = await callAi(deps, () =>
+    deps.ai.generateSummary({
+      transcript: prepared.turns,
+      promptKey: request.params.summaryKey,
+      tier: tierOf(caller.user),
+      onToken: options.onToken,
+      signal: options.signal,
+    }),
+  );
+  return {
+    result: {
+      summary: withoutSpeakerLabels(generated.html, prepared.source.kind),
+      metadata: metadataHtml(prepared.source, prepared.summarisedWords),
+      source: prepared.source,
+    },
+  };
+}
+
+/** GET /v1/utils/youtube?link=: the video's title, length and whether it has captions. */
+export async function youTubeInfo(deps: AppDeps, link: string): Promise<YouTubeInfo> {
+  const videoId = youTubeVideoId(link);
+  if (!videoId) throw invalidYouTubeLink();
+  return fetchVideoInfo(videoId, youTubeOptions(deps));
+}
+
+/** The offline engine hands over its whole answer at once; streamed, it arrives block by block. */
+function streamPieces(text: string): string[] {
+  return text.split(/(?<=<\/(?:p|li|ul|ol|h[1-6]|blockquote)>)/i).filter(Boolean);
+}
+
+function streamErrorMessage(deps: AppDeps, error: unknown): string {
+  if (error instanceof TRPCError && error.code !== 'INTERNAL_SERVER_ERROR') return error.message;
+  deps.log.error({ err: error }, 'summarizer stream failed');
+  return 'Internal server error';
+}
+
+/**
+ * tools.summarizeStream: `source` once the text is read, `token`s as the summary is written, then
+ * `done` with what the POST call answers, or one `error` event (daily limit included). Counted like
+ * a POST call; a failed or abandoned stream gives its use back.
+ */
+export async function* streamSummarize(
+  deps: AppDeps,
+  caller: Caller,
+  mode: SummarizerMode,
+  request: SummarizeRequest,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<SummarizeStreamEvent> {
+  let giveBack: () => Promise<void>;
+  try {
+    const subject = caller.user ? caller.user.id : `ip:${caller.ip}`;
+    giveBack = await takeDailyUseOrThrow(deps.db, subject, SUMMARIZER_KIND, summarizerLimit(caller.user));
+  } catch (error) {
+    yield { type: 'error', error: streamErrorMessage(deps, error) };
+    return;
+  }
+  const cancel = new AbortController();
+  const events: SummarizeStreamEvent[] = [];
+  let settled = false;
+  let wake: (() => void) | undefined;
+  const push = (event: SummarizeStreamEvent) => {
+    events.push(event);
+    wake?.();
+  };
+  const offline = !deps.ai.isLlmConfigured;
+  let kind: SummarySource['kind'] = 'text';
+  const job = summarize(deps, caller, mode, request, {
+    signal: AbortSignal.any([cancel.signal, deps.shutdown, ...(signal ? [signal] : [])]),
+    onSource: (source) => {
+      kind = source.kind;
+      push({ type: 'source', source });
+    },
+    onToken: (text) => {
+      const pieces = offline ? streamPieces(withoutSpeakerLabels(text, kind)) : [text];
+      for (const piece of pieces) push({ type: 'token', text: piece });
+    },
+  }).finally(() => {
+    settled = true;
+    wake?.();
+  });
+  // Awaited below; this only keeps a failure after an early exit from being an unhandled rejection.
+  job.catch(() => {});
+  let delivered = false;
+  try {
+    for (;;) {
+      const event = events.shift();
+      if (event) yield event;
+      else if (settled) break;
+      else await new Promise<void>((resolve) => (wake = resolve));
+    }
+    let outcome: SummarizeStreamEvent;
+    try {
+      outcome = { type: 'done', result: (await job).result };
+      delivered = true;
+    } catch (error) {
+      outcome = { type: 'error', error: streamErrorMessage(deps, error) };
+    }
+    yield outcome;
+  } finally {
+    if (!delivered) {
+      cancel.abort();
+      await job.catch(() => {});
+      await giveBack();
+    }
+  }
+}
