@@ -8,5 +8,6 @@ export default defineConfig({
     port: 5173,
     proxy: { '/trpc': 'http://127.0.0.1:3000', '/v1': 'http://127.0.0.1:3000' },
   },
-  build: { outDir: 'dist', emptyOutDir: true },
+  // The manifest (dist/.vite/manifest.json) maps routes' chunks to their imports for the bundle budget check.
+  build: { outDir: 'dist', emptyOutDir: true, manifest: true },
 });

@@ -1,6 +1,11 @@
-import { Page } from './page';
+import { Dashboard } from '../features/dashboard/dashboard';
 
-/** /dashboard: the statistics dashboard (its figures come with the stats work). */
+/** /dashboard: the statistics dashboard alone (spec §2). */
 export default function DashboardPage() {
-  return <Page title="Dashboard" />;
+  return (
+    <div className="mx-auto w-full max-w-6xl p-4 sm:p-6">
+      <h1 className="mb-4 text-2xl font-bold sm:text-3xl">Dashboard</h1>
+      <Dashboard />
+    </div>
+  );
 }

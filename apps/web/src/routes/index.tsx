@@ -1,58 +1,64 @@
+import type { ComponentType } from 'react';
 import type { RouteObject } from 'react-router';
 import { AppLayout } from '../features/layout/app-layout';
 import { PublicLayout } from '../features/layout/public-layout';
-import ChangelogPage from './changelog';
-import DashboardPage from './dashboard';
-import { LoginOnly, RequireAuth } from './guards';
-import LoginPage from './login';
-import MeetingsPage from './meetings';
-import OnboardingPage from './onboarding';
-import PaymentFailedPage from './payment-failed';
-import PaymentSucceededPage from './payment-succeeded';
-import PublicPage from './public';
-import PublicSummarizationPage from './public-summarization';
-import PublicYoutubePage from './public-youtube';
-import SettingsPage from './settings';
-import SubscribePage from './subscribe';
-import ToolsPage from './tools';
-import ToolsSummarizationPage from './tools-summarization';
-import ToolsYoutubePage from './tools-youtube';
-import UninstallPage from './uninstall';
+import { LoginOnly, PageLoader, RequireAuth } from './guards';
+import NotFoundPage, { RouteErrorPage } from './not-found';
+
+/**
+ * Route-level code splitting: each page is its own chunk, fetched when the router starts navigating
+ * to it (in parallel with the guards), so a fresh load downloads the entry plus one page only.
+ */
+function page(load: () => Promise<{ default: ComponentType }>): Pick<RouteObject, 'lazy'> {
+  return { lazy: async () => ({ Component: (await load()).default }) };
+}
+
+const meetings = page(() => import('./meetings'));
 
 /** The route table of spec §2. Named routes come before '/:id' so they never read as meeting ids. */
 export const routes: RouteObject[] = [
-  { element: <LoginOnly />, children: [{ path: '/login', element: <LoginPage /> }] },
-  { path: '/uninstall', element: <UninstallPage /> },
   {
-    path: '/public',
-    element: <PublicLayout />,
+    // Render errors and failed chunk loads get a product page, never the router's developer screen.
+    errorElement: <RouteErrorPage />,
+    hydrateFallbackElement: <PageLoader />,
     children: [
-      { index: true, element: <PublicPage /> },
-      { path: 'summarization', element: <PublicSummarizationPage /> },
-      { path: 'youtube', element: <PublicYoutubePage /> },
-    ],
-  },
-  {
-    element: <RequireAuth />,
-    children: [
-      { path: '/onboarding', element: <OnboardingPage /> },
-      { path: '/onboarding/:step', element: <OnboardingPage /> },
+      { element: <LoginOnly />, children: [{ path: '/login', ...page(() => import('./login')) }] },
+      { path: '/uninstall', ...page(() => import('./uninstall')) },
       {
-        element: <AppLayout />,
+        path: '/public',
+        element: <PublicLayout />,
         children: [
-          { path: '/', element: <MeetingsPage /> },
-          { path: '/dashboard', element: <DashboardPage /> },
-          { path: '/settings', element: <SettingsPage /> },
-          { path: '/tools', element: <ToolsPage /> },
-          { path: '/tools/summarization', element: <ToolsSummarizationPage /> },
-          { path: '/tools/youtube', element: <ToolsYoutubePage /> },
-          { path: '/changelog', element: <ChangelogPage /> },
-          { path: '/subscribe', element: <SubscribePage /> },
-          { path: '/payment-succeeded', element: <PaymentSucceededPage /> },
-          { path: '/payment-failed', element: <PaymentFailedPage /> },
-          { path: '/:id', element: <MeetingsPage /> },
+          { index: true, ...page(() => import('./public')) },
+          { path: 'summarization', ...page(() => import('./public-summarization')) },
+          { path: 'youtube', ...page(() => import('./public-youtube')) },
         ],
       },
+      {
+        element: <RequireAuth />,
+        children: [
+          { path: '/onboarding', ...page(() => import('./onboarding')) },
+          { path: '/onboarding/:step', ...page(() => import('./onboarding')) },
+          {
+            element: <AppLayout />,
+            children: [
+              { path: '/', ...meetings },
+              { path: '/dashboard', ...page(() => import('./dashboard')) },
+              { path: '/settings', ...page(() => import('./settings')) },
+              { path: '/tools', ...page(() => import('./tools')) },
+              { path: '/tools/summarization', ...page(() => import('./tools-summarization')) },
+              { path: '/tools/youtube', ...page(() => import('./tools-youtube')) },
+              { path: '/changelog', ...page(() => import('./changelog')) },
+              { path: '/subscribe', ...page(() => import('./subscribe')) },
+              { path: '/payment-succeeded', ...page(() => import('./payment-succeeded')) },
+              { path: '/payment-failed', ...page(() => import('./payment-failed')) },
+              // Any single segment is a meeting id: an unknown one shows the transcript's missing placeholder (spec §8).
+              { path: '/:id', ...meetings },
+            ],
+          },
+        ],
+      },
+      // Deeper unknown paths ('/no/such/page', '/tools/nope', '/public/nope') match nothing else.
+      { path: '*', element: <NotFoundPage /> },
     ],
   },
 ];

@@ -35,11 +35,37 @@ function ExternalItem({ label, href }: { label: string; href: string | null }) {
   );
 }
 
+/** Spec §2 'More' entries, shared by the desktop dropdown and the phone menu. */
+function MoreItems() {
+  return (
+    <>
+      <li>
+        <NavLink to="/settings">Settings</NavLink>
+      </li>
+      <ExternalItem label="Support" href={SUPPORT_URL} />
+      <li>
+        <NavLink to="/changelog">ChangeLog</NavLink>
+      </li>
+      <ExternalItem label="Anonymous feedback" href={FEEDBACK_URL} />
+    </>
+  );
+}
+
+function MenuIcon() {
+  return (
+    <svg viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth={2} aria-hidden="true">
+      <path d="M4 6h16M4 12h16M4 18h16" strokeLinecap="round" />
+    </svg>
+  );
+}
+
 export function Header() {
   const session = useSession();
   const navigate = useNavigate();
   const more = useRef<HTMLDetailsElement>(null);
   const closeMore = () => more.current?.removeAttribute('open');
+  const phoneMenu = useRef<HTMLDetailsElement>(null);
+  const closePhoneMenu = () => phoneMenu.current?.removeAttribute('open');
 
   const logout = async () => {
     await session.logout();
@@ -49,12 +75,32 @@ export function Header() {
   const items = MAIN_MENU.filter((item) => !item.premiumOnly || session.premium);
 
   return (
-    <header className="navbar border-b border-base-300 bg-base-100 px-4">
-      <div className="navbar-start gap-3">
+    <header className="navbar border-b border-base-300 bg-base-100 px-2 sm:px-4">
+      <div className="navbar-start gap-1 sm:gap-3">
+        {/* Below md the main menu and More collapse into one dropdown. */}
+        <details ref={phoneMenu} className="dropdown md:hidden">
+          <summary className="btn btn-ghost btn-square btn-sm" aria-label="Open menu">
+            <MenuIcon />
+          </summary>
+          <ul
+            className="menu dropdown-content z-30 mt-2 w-56 rounded-box border border-base-300 bg-base-100 p-2 shadow-lg"
+            onClick={closePhoneMenu}
+          >
+            {items.map((item) => (
+              <li key={item.to}>
+                <NavLink to={item.to} end={item.to === '/'} className={({ isActive }) => (isActive ? 'menu-active' : '')}>
+                  {item.label}
+                  {item.badge && <span className="badge badge-sm badge-secondary">{item.badge}</span>}
+                </NavLink>
+              </li>
+            ))}
+            <MoreItems />
+          </ul>
+        </details>
         <Logo />
         {session.premium && <span className="badge badge-warning font-semibold">Premium</span>}
       </div>
-      <nav className="navbar-center" aria-label="Main menu">
+      <nav className="navbar-center hidden md:flex" aria-label="Main menu">
         <ul className="menu menu-horizontal gap-1 px-1">
           {items.map((item) => (
             <li key={item.to}>
@@ -68,14 +114,7 @@ export function Header() {
             <details ref={more} className="dropdown">
               <summary>More</summary>
               <ul className="menu dropdown-content z-20 w-52 rounded-box bg-base-100 p-2 shadow" onClick={closeMore}>
-                <li>
-                  <NavLink to="/settings">Settings</NavLink>
-                </li>
-                <ExternalItem label="Support" href={SUPPORT_URL} />
-                <li>
-                  <NavLink to="/changelog">ChangeLog</NavLink>
-                </li>
-                <ExternalItem label="Anonymous feedback" href={FEEDBACK_URL} />
+                <MoreItems />
               </ul>
             </details>
           </li>
@@ -83,7 +122,7 @@ export function Header() {
       </nav>
       <div className="navbar-end gap-2">
         {session.user && (
-          <span className="hidden text-sm text-base-content/70 md:inline" title={session.user.email}>
+          <span className="hidden max-w-48 truncate text-sm text-base-content/70 lg:inline" title={session.user.email}>
             {session.user.name || session.user.email}
           </span>
         )}

@@ -1,12 +1,53 @@
+import { lazy, Suspense, useState, useSyncExternalStore, type KeyboardEvent, type ReactNode } from 'react';
 import { Group, Panel, Separator, useDefaultLayout } from 'react-resizable-panels';
 import { useNavigate } from 'react-router';
-import { SummaryPanel } from '../summary/summary-panel';
+import { Dashboard } from '../dashboard/dashboard';
+import { TalkTimeChart } from '../dashboard/talk-time-chart';
 import { MeetingList } from './meeting-list';
-import { TranscriptPanel } from './transcript';
 import { useDeleteMeeting, useMeetings } from './use-meetings';
+
+// '/' shows the list and the dashboard only: the panels of an open meeting are separate chunks, so
+// the first load of '/' stays within the bundle budget however much they grow.
+const TranscriptPanel = lazy(() => import('./transcript').then((m) => ({ default: m.TranscriptPanel })));
+const SummaryPanel = lazy(() => import('../summary/summary-panel').then((m) => ({ default: m.SummaryPanel })));
+
+function PanelLoader() {
+  return (
+    <div className="flex h-full min-h-32 items-center justify-center" role="status" aria-label="Loading">
+      <span className="loading loading-dots loading-lg text-primary" />
+    </div>
+  );
+}
 
 /** Spec §2: the layout is saved under an auto-save id (debounced 100 ms by the library default). */
 export const MEETING_LAYOUT_ID = 'mbox-meeting-layout';
+
+/** Spec §9: a separator moves by 10 % per arrow key. */
+export const KEYBOARD_STEP_PERCENT = 10;
+/** react-resizable-panels 4 moves a separator by a fixed 5 % per key and has no option for it. */
+const LIBRARY_KEYBOARD_STEP_PERCENT = 5;
+const RESIZE_KEYS = new Set(['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown']);
+
+/** Tailwind's `md` breakpoint: below it one panel is shown at a time. */
+const SPLIT_MEDIA_QUERY = '(min-width: 768px)';
+
+// Environments without matchMedia (jsdom) get the desktop split.
+const canMatchMedia = () => typeof window !== 'undefined' && typeof window.matchMedia === 'function';
+
+function subscribeMedia(onChange: () => void): () => void {
+  if (!canMatchMedia()) return () => {};
+  const query = window.matchMedia(SPLIT_MEDIA_QUERY);
+  query.addEventListener('change', onChange);
+  return () => query.removeEventListener('change', onChange);
+}
+
+function useSplitLayout(): boolean {
+  return useSyncExternalStore(
+    subscribeMedia,
+    () => !canMatchMedia() || window.matchMedia(SPLIT_MEDIA_QUERY).matches,
+    () => true,
+  );
+}
 
 function layoutStorage(): Storage | undefined {
   try {
@@ -16,12 +57,33 @@ function layoutStorage(): Storage | undefined {
   }
 }
 
-function ResizeHandle() {
+/**
+ * The library has already moved the separator by its own step (its listener sits on the element, before
+ * React's); repeating the key on the element moves it the rest of the way, through the library's own
+ * clamping to min/max sizes and its layout saving. The repeat does not bubble, so it never comes back here.
+ */
+function repeatKeyboardStep(event: KeyboardEvent<HTMLDivElement>) {
+  if (!RESIZE_KEYS.has(event.key) || event.altKey || event.ctrlKey || event.metaKey) return;
+  const repeats = KEYBOARD_STEP_PERCENT / LIBRARY_KEYBOARD_STEP_PERCENT - 1;
+  for (let i = 0; i < repeats; i += 1) {
+    event.currentTarget.dispatchEvent(new window.KeyboardEvent('keydown', { key: event.key, bubbles: false, cancelable: true }));
+  }
+}
+
+function ResizeHandle({ label }: { label: string }) {
   return (
-    <Separator className="group flex w-2 items-center justify-center bg-base-200 outline-none hover:bg-primary/20 focus-visible:bg-primary/30">
+    <Separator
+      aria-label={label}
+      onKeyDown={repeatKeyboardStep}
+      className="group flex w-2 items-center justify-center bg-base-200 outline-none hover:bg-primary/20 focus-visible:bg-primary/30"
+    >
       <div className="h-10 w-1 rounded-full bg-base-300 group-hover:bg-primary" />
     </Separator>
   );
+}
+
+function PanelTitle({ children }: { children: ReactNode }) {
+  return <h2 className="border-b border-base-300 px-4 py-3 text-lg font-semibold">{children}</h2>;
 }
 
 /** Spec §2 meeting screen: 'Last meetings' beside the dashboard (no id) or transcript + summary (id). */
@@ -31,7 +93,26 @@ export function MeetingScreen({ meetingId }: { meetingId: string | undefined }) 
   const remove = useDeleteMeeting((id) => {
     if (id === meetingId) navigate('/', { replace: true });
   });
+  const split = useSplitLayout();
 
+  const list = (
+    <MeetingList
+      status={meetings.status}
+      groups={meetings.groups}
+      selectedId={meetingId}
+      deletingId={remove.isPending ? (remove.variables?.id ?? null) : null}
+      onDelete={(id) => remove.mutate({ id })}
+    />
+  );
+
+  if (!split) {
+    // Keyed by id: opening a meeting from the list shows its transcript; leaving it shows the list.
+    return <PhoneMeetingScreen key={meetingId ?? ''} meetingId={meetingId} list={list} />;
+  }
+  return <SplitMeetingScreen meetingId={meetingId} list={list} />;
+}
+
+function SplitMeetingScreen({ meetingId, list }: { meetingId: string | undefined; list: ReactNode }) {
   // Two panel sets, each with its own saved layout under the same id.
   const panelIds = meetingId ? ['meetings', 'transcript', 'summary'] : ['meetings', 'dashboard'];
   const storage = layoutStorage();
@@ -52,29 +133,23 @@ export function MeetingScreen({ meetingId }: { meetingId: string | undefined }) 
     >
       <Panel id="meetings" defaultSize="30%" minSize="30%" maxSize="50%" className="flex flex-col">
         <div className="flex h-full flex-col bg-base-100">
-          <h2 className="border-b border-base-300 px-4 py-3 text-lg font-semibold">Last meetings</h2>
-          <div className="min-h-0 flex-1 overflow-y-auto p-3">
-            <MeetingList
-              status={meetings.status}
-              groups={meetings.groups}
-              selectedId={meetingId}
-              deletingId={remove.isPending ? (remove.variables?.id ?? null) : null}
-              onDelete={(id) => remove.mutate({ id })}
-            />
-          </div>
+          <PanelTitle>Last meetings</PanelTitle>
+          <div className="min-h-0 flex-1 overflow-y-auto p-3">{list}</div>
         </div>
       </Panel>
-      <ResizeHandle />
+      <ResizeHandle label="Resize meeting list" />
       {meetingId ? (
         <>
           <Panel id="transcript" minSize="25%" defaultSize="40%">
             <div className="h-full bg-base-100">
-              <TranscriptPanel meetingId={meetingId} />
+              <Suspense fallback={<PanelLoader />}>
+                <TranscriptPanel meetingId={meetingId} />
+              </Suspense>
             </div>
           </Panel>
-          <ResizeHandle />
+          <ResizeHandle label="Resize transcript and summary" />
           <Panel id="summary" defaultSize="30%" minSize="25%">
-            <SummaryPanel meetingId={meetingId} />
+            <SummaryColumn meetingId={meetingId} />
           </Panel>
         </>
       ) : (
@@ -86,13 +161,80 @@ export function MeetingScreen({ meetingId }: { meetingId: string | undefined }) 
   );
 }
 
-/** The statistics area; its figures arrive with the dashboard work (stats.dashboard). */
+type PhoneTab = 'meetings' | 'dashboard' | 'transcript' | 'summary';
+
+/** Below `md` three columns cannot fit: one panel at a time, switched by a tab bar. */
+function PhoneMeetingScreen({ meetingId, list }: { meetingId: string | undefined; list: ReactNode }) {
+  const tabs: { id: PhoneTab; label: string }[] = meetingId
+    ? [
+        { id: 'meetings', label: 'Meetings' },
+        { id: 'transcript', label: 'Transcript' },
+        { id: 'summary', label: 'Summary' },
+      ]
+    : [
+        { id: 'meetings', label: 'Meetings' },
+        { id: 'dashboard', label: 'Dashboard' },
+      ];
+  const [tab, setTab] = useState<PhoneTab>(meetingId ? 'transcript' : 'meetings');
+
+  return (
+    <div className="flex h-full flex-col bg-base-100">
+      <div role="tablist" aria-label="Meeting panels" className="tabs tabs-border shrink-0 border-b border-base-300">
+        {tabs.map((t) => (
+          <button
+            key={t.id}
+            type="button"
+            role="tab"
+            aria-selected={tab === t.id}
+            aria-controls={`meeting-tab-${t.id}`}
+            className={`tab flex-1 ${tab === t.id ? 'tab-active' : ''}`}
+            onClick={() => setTab(t.id)}
+          >
+            {t.label}
+          </button>
+        ))}
+      </div>
+      <div role="tabpanel" id={`meeting-tab-${tab}`} className="min-h-0 flex-1 overflow-y-auto">
+        {tab === 'meetings' && <div className="p-3">{list}</div>}
+        {tab === 'dashboard' && <DashboardPanel />}
+        <Suspense fallback={<PanelLoader />}>
+          {tab === 'transcript' && meetingId && <TranscriptPanel meetingId={meetingId} />}
+          {tab === 'summary' && meetingId && <SummaryColumn meetingId={meetingId} />}
+        </Suspense>
+      </div>
+    </div>
+  );
+}
+
+/** The summary panel with a collapsed 'Talk time' chart above it (loaded only when opened). */
+function SummaryColumn({ meetingId }: { meetingId: string }) {
+  const [talkTimeOpen, setTalkTimeOpen] = useState(false);
+  return (
+    <div className="flex h-full flex-col bg-base-100">
+      <details
+        className="collapse collapse-arrow shrink-0 rounded-none border-b border-base-300"
+        open={talkTimeOpen}
+        onToggle={(e) => setTalkTimeOpen(e.currentTarget.open)}
+        data-testid="talk-time-section"
+      >
+        <summary className="collapse-title min-h-0 py-2 text-sm font-semibold">Talk time</summary>
+        <div className="collapse-content">{talkTimeOpen && <TalkTimeChart meetingId={meetingId} />}</div>
+      </details>
+      <div className="min-h-0 flex-1">
+        <Suspense fallback={<PanelLoader />}>
+          <SummaryPanel meetingId={meetingId} />
+        </Suspense>
+      </div>
+    </div>
+  );
+}
+
 function DashboardPanel() {
   return (
     <div className="flex h-full flex-col bg-base-100">
-      <h2 className="border-b border-base-300 px-4 py-3 text-lg font-semibold">Dashboard</h2>
-      <div className="flex flex-1 items-center justify-center" role="status" aria-label="Loading statistics">
-        <span className="loading loading-dots loading-lg text-primary" />
+      <PanelTitle>Dashboard</PanelTitle>
+      <div className="min-h-0 flex-1 overflow-y-auto bg-base-200/40 p-4">
+        <Dashboard />
       </div>
     </div>
   );
