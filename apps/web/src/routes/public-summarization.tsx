@@ -1,6 +1,6 @@
-import { Page } from './page';
+import { SummarizerPage } from '../features/tools/summarizer-page';
 
 /** /public/summarization (spec §2): the public text and link summarizer. */
 export default function PublicSummarizationPage() {
-  return <Page title="Summarizer" />;
+  return <SummarizerPage kind="summary" base="/public" />;
 }

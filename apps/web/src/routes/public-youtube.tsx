@@ -1,6 +1,6 @@
-import { Page } from './page';
+import { SummarizerPage } from '../features/tools/summarizer-page';
 
 /** /public/youtube (spec §2): the public YouTube summarizer. */
 export default function PublicYoutubePage() {
-  return <Page title="YouTube" />;
+  return <SummarizerPage kind="youtube" base="/public" />;
 }

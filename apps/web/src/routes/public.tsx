@@ -1,11 +1,6 @@
-import { Page } from './page';
-import { ToolCards } from './tools';
+import { PublicLanding } from '../features/tools/public-landing';
 
-/** /public (spec §2): tools landing without login; pricing comes with the plans work. */
+/** /public (spec §2): tools landing and pricing, no login. */
 export default function PublicPage() {
-  return (
-    <Page title="AI Tools">
-      <ToolCards base="/public" />
-    </Page>
-  );
+  return <PublicLanding />;
 }

@@ -1,6 +1,6 @@
-import { Page } from './page';
+import { SummarizerPage } from '../features/tools/summarizer-page';
 
 /** /tools/summarization (spec §2): the internal text and link summarizer. */
 export default function ToolsSummarizationPage() {
-  return <Page title="Summarizer" />;
+  return <SummarizerPage kind="summary" base="/tools" />;
 }

@@ -1,6 +1,6 @@
-import { Page } from './page';
+import { SummarizerPage } from '../features/tools/summarizer-page';
 
 /** /tools/youtube (spec §2): the internal YouTube summarizer. */
 export default function ToolsYoutubePage() {
-  return <Page title="YouTube" />;
+  return <SummarizerPage kind="youtube" base="/tools" />;
 }
