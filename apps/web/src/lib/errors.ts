@@ -1,5 +1,5 @@
 import { TRPCClientError } from '@trpc/client';
-import { DAILY_LIMIT_REACHED, DEFAULT_ERROR_MESSAGE, ERROR_TOAST } from '@mbox/shared/ui-messages';
+import { DAILY_LIMIT_REACHED, DEFAULT_ERROR_MESSAGE, EMPTY_RESULT_ERROR, ERROR_TOAST } from '@mbox/shared/ui-messages';
 import { toast } from './toast';
 
 /** UI texts of spec §8. */
@@ -7,6 +7,7 @@ export const ERROR_TEXT = {
   default: DEFAULT_ERROR_MESSAGE,
   request: ERROR_TOAST,
   dailyLimit: DAILY_LIMIT_REACHED,
+  emptyResult: EMPTY_RESULT_ERROR,
 } as const;
 
 export type ErrorOutcome = { kind: 'logout' } | { kind: 'toast'; message: string };
@@ -50,4 +51,10 @@ export function handleApiError(error: unknown, options: { silent?: boolean } = {
   }
   console.warn('[mbox] call failed', error);
   if (!options.silent) toast.error(outcome.message);
+}
+
+/** Spec §8: a custom prompt, translation or summary update that answered with nothing. */
+export function reportEmptyResult(): void {
+  console.warn('[mbox] call answered with an empty result');
+  toast.error(ERROR_TEXT.emptyResult);
 }

@@ -1,0 +1,100 @@
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { Summary, SummaryList } from '@mbox/shared/summary';
+import { SUMMARY_UNAVAILABLE_MESSAGE } from '@mbox/shared/summary-availability';
+import { apiError, createFakeTrpc } from '../../test/fake-trpc';
+import { fakeSession, renderRoutes } from '../../test/render';
+import { SummaryPanel } from './summary-panel';
+
+const stored: Summary = {
+  docId: 'd1',
+  type: 'summary',
+  title: 'Summary',
+  text: '<p>We ship Friday.</p>',
+  translations: { fr: { text: '<p>Livraison vendredi.</p>' } },
+  encrypted: false,
+  promptKey: 'summary',
+  customPrompt: '',
+};
+
+function setup(list: SummaryList, { premium = false, handlers = {} }: { premium?: boolean; handlers?: Record<string, (input: unknown) => unknown> } = {}) {
+  const fake = createFakeTrpc({ 'summary.list': () => list, ...handlers });
+  const view = renderRoutes([{ path: '/', element: <SummaryPanel meetingId="m1" /> }], { fake, session: fakeSession({ premium }) });
+  return { fake, view };
+}
+
+describe('summary panel', () => {
+  it('streams a generation when a type without summary is chosen, then shows the stored HTML', async () => {
+    const { fake } = setup({ summaries: [stored], summariesDisabled: false, promptList: 'default' });
+    const picker = await screen.findByRole('combobox', { name: 'Prompt type' });
+    await waitFor(() => expect((picker as HTMLSelectElement).disabled).toBe(false));
+    fireEvent.change(picker, { target: { value: 'goal' } });
+    await waitFor(() => expect(fake.subscriberCount('summary.generateStream')).toBe(1));
+    expect(fake.calls.at(-1)).toEqual({ path: 'summary.generateStream', input: { meetKey: 'm1', promptKey: 'goal' } });
+
+    act(() => fake.push('summary.generateStream', { type: 'token', text: '<ul><li>Agree on the ' }));
+    expect((await screen.findByTestId('summary-stream-text')).textContent).toContain('• Agree on the');
+    expect(screen.getByText('Generating…')).toBeTruthy();
+    act(() => fake.push('summary.generateStream', { type: 'token', text: 'launch date</li></ul>' }));
+    expect(screen.getByTestId('summary-stream-text').textContent).toContain('• Agree on the launch date');
+
+    const goals = { ...stored, docId: 'd2', promptKey: 'goal' as const, title: 'Meeting goals', text: '<ul><li>Agree on the launch date</li></ul>', translations: {} };
+    act(() => fake.push('summary.generateStream', { type: 'done', summary: goals }));
+    expect((await screen.findByTestId('summary-title')).textContent).toContain('Meeting goals');
+    expect(screen.getByTestId('summary-text').querySelector('li')?.textContent).toContain('Agree on the launch date');
+    expect(fake.subscriberCount('summary.generateStream')).toBe(0);
+  });
+
+  it('toasts a failed stream through the one error mapping (429: Daily limit reached)', async () => {
+    const { fake } = setup({ summaries: [], summariesDisabled: false, promptList: 'default' });
+    fireEvent.click(await screen.findByRole('button', { name: 'Generate' }));
+    await waitFor(() => expect(fake.subscriberCount('summary.generateStream')).toBe(1));
+    const error = apiError(429, 'TOO_MANY_REQUESTS', 'Daily limit reached');
+    act(() => fake.fail('summary.generateStream', error));
+    expect(await screen.findByText('Daily limit reached')).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Generate' }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('reuses a stored translation without a call, translates otherwise, and resets to English on prompt change', async () => {
+    const { fake } = setup(
+      { summaries: [stored], summariesDisabled: false, promptList: 'default' },
+      { handlers: { 'summary.translate': () => ({ text: '<p>Wysyłamy w piątek.</p>' }) } },
+    );
+    const language = await screen.findByRole('combobox', { name: 'Language' });
+    await waitFor(() => expect((language as HTMLSelectElement).disabled).toBe(false));
+    expect(within(language).getAllByRole('option').slice(0, 4).map((o) => o.textContent)).toEqual([
+      '🇬🇧 English',
+      '🇺🇦 Ukrainian',
+      '🇫🇷 French',
+      '🇵🇱 Polish',
+    ]);
+    fireEvent.change(language, { target: { value: 'fr' } });
+    expect(screen.getByTestId('summary-text').textContent).toContain('Livraison vendredi.');
+    expect(fake.calls.some((c) => c.path === 'summary.translate')).toBe(false);
+
+    fireEvent.change(language, { target: { value: 'pl' } });
+    expect(await screen.findByText('Wysyłamy w piątek.')).toBeTruthy();
+    expect(fake.calls.filter((c) => c.path === 'summary.translate')).toHaveLength(1);
+
+    fireEvent.change(screen.getByRole('combobox', { name: 'Prompt type' }), { target: { value: 'summary' } });
+    expect((language as HTMLSelectElement).value).toBe('en');
+  });
+
+  it('shows the unavailable alert of spec §8 and the upgrade card for Basic users', async () => {
+    setup({ summaries: [], summariesDisabled: true, promptList: 'default' });
+    expect(await screen.findByText(SUMMARY_UNAVAILABLE_MESSAGE)).toBeTruthy();
+    expect(screen.getByText('Premium Feature')).toBeTruthy();
+    expect(screen.queryByRole('textbox', { name: 'Ask assistant?' })).toBeNull();
+  });
+
+  it('keeps Ask disabled below 6 characters for premium users', async () => {
+    setup({ summaries: [stored], summariesDisabled: false, promptList: 'default' }, { premium: true });
+    const box = await screen.findByRole('textbox', { name: 'Ask assistant?' });
+    await waitFor(() => expect((box as HTMLInputElement).disabled).toBe(false));
+    fireEvent.change(box, { target: { value: 'Why ' } });
+    expect((screen.getByRole('button', { name: 'Ask' }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.change(box, { target: { value: 'Why so?' } });
+    expect((screen.getByRole('button', { name: 'Ask' }) as HTMLButtonElement).disabled).toBe(false);
+    expect(screen.queryByText('Premium Feature')).toBeNull();
+  });
+});
