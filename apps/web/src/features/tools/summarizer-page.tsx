@@ -135,7 +135,14 @@ export function SummarizerPage({ kind, base }: { kind: SummarizerKind; base: Too
                     Try the YouTube summarizer
                   </Link>
                 </>
-              ) : null}
+              ) : (
+                <>
+                  A text or a web page?{' '}
+                  <Link to={`${base}/summarization`} className="link link-primary">
+                    Try the Summarizer
+                  </Link>
+                </>
+              )}
             </p>
             <div className="ml-auto flex gap-2">
               {(text || link || run.status !== 'idle') && (
