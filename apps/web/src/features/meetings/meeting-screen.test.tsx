@@ -55,6 +55,12 @@ function setup(path: string, detail: Record<string, { meet: Meeting; messages: M
       if (!found) throw apiError(404, 'NOT_FOUND', 'Meeting not found');
       return found;
     },
+    // The transcript reads pages (here the whole meeting in one).
+    'meeting.messages': (input) => {
+      const found = detail[(input as { id: string }).id];
+      if (!found) throw apiError(404, 'NOT_FOUND', 'Meeting not found');
+      return { ...found, next: null, total: found.messages.length };
+    },
     'meeting.delete': () => ({ success: true }),
   });
   const view = renderRoutes(routes, { path, fake });
@@ -146,6 +152,8 @@ describe('transcript (spec §2, §4)', () => {
       fake.push('meeting.onLines', line('l3', 'Bob', 'Hi Ann, good morning', 3000, 9000));
       fake.push('meeting.onLines', line('l4', 'Cy', 'Late joiner here', 4000));
     });
+    // Live lines land in the query cache, which notifies on the next tick.
+    await waitFor(() => expect(rows()).toHaveLength(4));
     expect(rows()).toEqual([
       ['Ann', 'Hello all'],
       ['Ann', 'Let us begin'],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { line } from '../../test/fixtures';
-import { groupBySpeaker, mergeLines } from './merge-lines';
+import { mergeLines, startsSpeakerRun } from './merge-lines';
 
 describe('mergeLines', () => {
   const base = [line('a', 'Ann', 'one', 1000), line('c', 'Bob', 'three', 3000)];
@@ -31,18 +31,25 @@ describe('mergeLines', () => {
   });
 });
 
-describe('groupBySpeaker', () => {
-  it('groups consecutive lines of one speaker', () => {
-    const runs = groupBySpeaker([
-      line('1', 'Ann', 'a', 1),
-      line('2', 'Ann', 'b', 2),
-      line('3', 'Bob', 'c', 3),
-      line('4', 'Ann', 'd', 4),
-    ]);
-    expect(runs.map((r) => [r.speaker, r.lines.map((l) => l.key)])).toEqual([
-      ['Ann', ['1', '2']],
-      ['Bob', ['3']],
-      ['Ann', ['4']],
-    ]);
+describe('mergeLines on a long transcript (one live line at a time)', () => {
+  const long = Array.from({ length: 1000 }, (_, i) => line(`k${String(i).padStart(4, '0')}`, 'Ann', `t${i}`, i * 10));
+
+  it('appends a new last line, replaces a recent one, and still places an early or known-far line right', () => {
+    expect(mergeLines(long, [line('new', 'Bob', 'end', 20_000)]).at(-1)?.key).toBe('new');
+    const rewritten = mergeLines(long, [line('k0998', 'Ann', 'again', 9980, 99_999)]);
+    expect(rewritten[998]?.text).toBe('again');
+    expect(rewritten).toHaveLength(1000);
+    const early = mergeLines(long, [line('k0001', 'Ann', 'early rewrite', 10, 99_999)]);
+    expect(early[1]?.text).toBe('early rewrite');
+    expect(early).toHaveLength(1000);
+    const between = mergeLines(long, [line('mid', 'Bob', 'between', 15)]);
+    expect(between.map((m) => m.key).slice(0, 3)).toEqual(['k0000', 'k0001', 'mid']);
+  });
+});
+
+describe('startsSpeakerRun', () => {
+  it('opens a run where the speaker changes', () => {
+    const lines = [line('1', 'Ann', 'a', 1), line('2', 'Ann', 'b', 2), line('3', 'Bob', 'c', 3), line('4', 'Ann', 'd', 4)];
+    expect(lines.map((_, i) => startsSpeakerRun(lines, i))).toEqual([true, false, true, true]);
   });
 });

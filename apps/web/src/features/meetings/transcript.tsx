@@ -1,7 +1,19 @@
-import type { Message } from '@mbox/shared/meeting';
-import { formatMessageTime } from '@mbox/shared/format';
-import { useEffect, useRef } from 'react';
-import { groupBySpeaker } from './merge-lines';
+import { useCallback, useMemo, useRef, useState } from 'react';
+import { MARKS, type Mark, type Message } from '@mbox/shared/meeting';
+import {
+  EMPTY_MESSAGE_FILTER,
+  isFilterActive,
+  messageMatchesFilter,
+  speakerOptions,
+  type MessageFilter,
+} from '@mbox/shared/message-filter';
+import { useSession } from '../../lib/session';
+import { UpgradeCard } from '../premium/upgrade-card';
+import { ChatLog, type RowHandlers } from './transcript/chat-log';
+import type { TextView } from './transcript/message-row';
+import { TranscriptFilter } from './transcript/transcript-filter';
+import { TranscriptHeader } from './transcript/transcript-header';
+import { useMessageActions } from './transcript/use-message-actions';
 import { useLiveTranscript } from './use-live-transcript';
 
 const NO_ID_TEXT = 'NO ID here will be display you meeting';
@@ -19,12 +31,60 @@ function TranscriptPlaceholder({ text }: { text: string }) {
 /** Spec §2 transcription panel: placeholders, loading dots, or the live chat of a meeting. */
 export function TranscriptPanel({ meetingId }: { meetingId: string | undefined }) {
   if (!meetingId) return <TranscriptPlaceholder text={NO_ID_TEXT} />;
-  // Keyed by id so live state never leaks from one meeting into another.
+  // Keyed by id so live state, filters and edits never leak from one meeting into another.
   return <LiveTranscript key={meetingId} meetingId={meetingId} />;
 }
 
+function markCounts(messages: readonly Message[]): Record<Mark, number> {
+  const counts = Object.fromEntries(MARKS.map((m) => [m, 0])) as Record<Mark, number>;
+  for (const m of messages) {
+    for (const mark of MARKS) {
+      if (messageMatchesFilter(m, { speakers: [], marks: [mark] })) counts[mark] += 1;
+    }
+  }
+  return counts;
+}
+
+const count = (n: number) => n.toLocaleString('en-US');
+
 function LiveTranscript({ meetingId }: { meetingId: string }) {
   const state = useLiveTranscript(meetingId);
+  const { premium } = useSession();
+  const actions = useMessageActions(meetingId);
+  const [filter, setFilter] = useState<MessageFilter>(EMPTY_MESSAGE_FILTER);
+  const [views, setViews] = useState<Record<string, TextView>>({});
+  const [editingKey, setEditingKey] = useState<string | null>(null);
+  const upgradeDialog = useRef<HTMLDialogElement>(null);
+
+  const messages = state.status === 'ready' ? state.messages : [];
+  const speakers = useMemo(() => speakerOptions(messages), [messages]);
+  const counts = useMemo(() => markCounts(messages), [messages]);
+  const shown = useMemo(
+    () => (isFilterActive(filter) ? messages.filter((m) => messageMatchesFilter(m, filter)) : messages),
+    [messages, filter],
+  );
+
+  const { optimize, toggleMark, saveComment } = actions;
+  const handlers = useMemo<RowHandlers>(
+    () => ({
+      onToggleMark: toggleMark,
+      onSaveComment: saveComment,
+      onEdit: setEditingKey,
+      onView: (key, view) => setViews((all) => ({ ...all, [key]: view })),
+      onOptimize: (message) => {
+        if (!premium) {
+          upgradeDialog.current?.showModal();
+          return;
+        }
+        // A fresh fix is shown as soon as it arrives.
+        setViews((all) => ({ ...all, [message.key]: 'optimized' }));
+        optimize(message);
+      },
+    }),
+    [premium, optimize, toggleMark, saveComment],
+  );
+  const closeUpgrade = useCallback(() => upgradeDialog.current?.close(), []);
+
   if (state.status === 'loading') {
     return (
       <div className="flex h-full items-center justify-center" role="status" aria-label="Loading transcript">
@@ -33,98 +93,57 @@ function LiveTranscript({ meetingId }: { meetingId: string }) {
     );
   }
   if (state.status === 'missing') return <TranscriptPlaceholder text={MISSING_TEXT} />;
+
+  const participants = state.meet.users.length ? state.meet.users : speakers.map((s) => s.user);
+  const status = (
+    <span data-testid="transcript-status">
+      {isFilterActive(filter) ? `${count(shown.length)} of ${count(messages.length)} lines` : `${count(messages.length)} lines`}
+      {state.loadingMore && (
+        <span className="ml-1 inline-flex items-center gap-1 text-base-content/50">
+          <span className="loading loading-spinner loading-xs" />
+          loading {count(Math.max(state.total - messages.length, 0))} more
+        </span>
+      )}
+    </span>
+  );
+
   return (
     <div className="flex h-full flex-col">
-      <div className="border-b border-base-300 px-4 py-3">
-        <h2 className="truncate text-lg font-semibold" title={state.meet.title}>
-          {state.meet.title}
-        </h2>
-        <p className="text-xs text-base-content/60">Transcription</p>
-      </div>
-      {state.messages.length === 0 ? (
+      <TranscriptHeader
+        meet={state.meet}
+        participants={participants}
+        status={status}
+        actions={messages.length > 0 && <TranscriptFilter filter={filter} onChange={setFilter} speakers={speakers} markCounts={counts} />}
+      />
+      {messages.length === 0 ? (
         <p className="p-6 text-center text-base-content/60">{MISSING_TEXT}</p>
+      ) : shown.length === 0 ? (
+        <div className="flex flex-1 flex-col items-center justify-center gap-2 p-6 text-center text-base-content/60">
+          <p>No lines match the filter.</p>
+          <button type="button" className="btn btn-ghost btn-sm" onClick={() => setFilter(EMPTY_MESSAGE_FILTER)}>
+            Clear filter
+          </button>
+        </div>
       ) : (
-        <ChatLog messages={state.messages} />
+        <ChatLog
+          messages={shown}
+          live={state.meet.finishedAt === null}
+          views={views}
+          editingKey={editingKey}
+          optimizing={actions.optimizing}
+          handlers={handlers}
+        />
       )}
-    </div>
-  );
-}
-
-export function ChatLog({ messages }: { messages: readonly Message[] }) {
-  const scroller = useRef<HTMLDivElement>(null);
-  const pinnedToBottom = useRef(true);
-
-  // Follow new lines like a chat, unless the reader scrolled up to read earlier ones.
-  useEffect(() => {
-    const el = scroller.current;
-    if (el && pinnedToBottom.current) el.scrollTop = el.scrollHeight;
-  }, [messages]);
-
-  return (
-    <div
-      ref={scroller}
-      className="min-h-0 flex-1 overflow-y-auto px-4 py-3"
-      data-testid="transcript"
-      aria-live="polite"
-      onScroll={(e) => {
-        const el = e.currentTarget;
-        pinnedToBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 48;
-      }}
-    >
-      {groupBySpeaker(messages).map((run) => (
-        <section key={run.key} className="mb-3" data-testid="speaker-run" data-speaker={run.speaker}>
-          {run.lines.map((line, index) => (
-            <div
-              key={line.key}
-              className="chat chat-start"
-              data-testid="transcript-message"
-              data-speaker={line.user}
-              data-key={line.key}
-            >
-              <div className="chat-image avatar">
-                {index === 0 ? <SpeakerAvatar name={run.speaker} url={run.avatar} /> : <div className="w-9" />}
-              </div>
-              {index === 0 && (
-                <div className="chat-header">
-                  <span className="font-semibold">{line.user}</span>
-                  <time className="ml-2 text-xs opacity-60" dateTime={new Date(line.spokenAt).toISOString()}>
-                    {formatMessageTime(line.spokenAt)}
-                  </time>
-                </div>
-              )}
-              <div
-                className={`chat-bubble bg-base-200 text-base-content ${line.final ? '' : 'opacity-80'}`}
-                data-testid="message-text"
-              >
-                {line.text}
-              </div>
-            </div>
-          ))}
-        </section>
-      ))}
-    </div>
-  );
-}
-
-function initials(name: string): string {
-  const parts = name.trim().split(/\s+/).filter(Boolean);
-  const picked = parts.length > 1 ? [parts[0], parts.at(-1)] : parts;
-  return picked.map((p) => (p ?? '').charAt(0).toUpperCase()).join('') || '?';
-}
-
-function SpeakerAvatar({ name, url }: { name: string; url: string }) {
-  if (url) {
-    return (
-      <div className="w-9 rounded-full">
-        <img src={url} alt={name} referrerPolicy="no-referrer" />
-      </div>
-    );
-  }
-  return (
-    <div className="avatar avatar-placeholder">
-      <div className="w-9 rounded-full bg-neutral text-neutral-content">
-        <span className="text-xs">{initials(name)}</span>
-      </div>
+      <dialog ref={upgradeDialog} className="modal" aria-label="Premium feature">
+        <div className="modal-box max-w-sm p-0">
+          <UpgradeCard className="border-0" />
+        </div>
+        <form method="dialog" className="modal-backdrop">
+          <button type="submit" onClick={closeUpgrade}>
+            close
+          </button>
+        </form>
+      </dialog>
     </div>
   );
 }

@@ -1,43 +1,118 @@
-import { useMemo, useState } from 'react';
-import type { Meeting, Message } from '@mbox/shared/meeting';
+import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import {
+  MESSAGE_PAGE_FIRST_LIMIT,
+  MESSAGE_PAGE_MAX_LIMIT,
+  type Meeting,
+  type Message,
+} from '@mbox/shared/meeting';
 import { trpc } from '../../lib/trpc';
-import { mergeLines } from './merge-lines';
+import { mergeIntoCache, mergeNextPage, mergeOpeningPage, type TranscriptCache } from './transcript/transcript-cache';
+import { GROUPED_LIST_INPUT } from './use-meetings';
 
 export type TranscriptState =
   | { status: 'loading' }
   | { status: 'missing' }
-  | { status: 'ready'; meet: Meeting; messages: Message[] };
+  | {
+      status: 'ready';
+      meet: Meeting;
+      messages: Message[];
+      /** Lines in the meeting (known from the pages; live lines may add more). */
+      total: number;
+      /** True while earlier or later pages are still being read in the background. */
+      loadingMore: boolean;
+    };
+
+/** Query key of a meeting's client-side transcript (pages + live lines + edits in flight). */
+export function transcriptQueryKey(meetingId: string) {
+  return ['transcript', meetingId] as const;
+}
+
+export function updateTranscript(
+  queryClient: QueryClient,
+  meetingId: string,
+  change: (cache: TranscriptCache) => TranscriptCache,
+): void {
+  queryClient.setQueryData<TranscriptCache>(transcriptQueryKey(meetingId), (cache) => cache && change(cache));
+}
 
 /**
- * A meeting's transcript: the snapshot from meeting.get merged with the lines streamed by
- * meeting.onLines. Live lines are kept apart from the snapshot so a refetch (after a reconnect or a
- * meeting update) never drops a line that arrived meanwhile. Mount it keyed by meeting id: changing
- * the id then resets it (spec §4).
+ * A meeting's transcript, paged so a 10,000-line meeting paints its first screen at once:
+ * - the opening page (meeting.messages without a cursor) is small and read first. Which end it is
+ *   the server decides from the meeting: a finished meeting is read like a document, from the top;
+ *   a live one like a chat, from the bottom, where new lines arrive. The reader sees the right end
+ *   first either way, and the lines beside it are the next ones loaded;
+ * - the rest follows in large pages in the background (not on scroll): filters, the speaker list
+ *   and 'scroll to the end' need every line, and 10 requests of 1,000 lines cost under a second;
+ * - lines streamed by meeting.onLines merge into the same cache, as do the answers of marks,
+ *   comments and fixes, so one copy of each line exists and edits in flight survive live updates.
+ * meeting.get stays the REST answer of spec §7; the web app never needs its one giant response.
+ * Mount it keyed by meeting id: changing the id then resets it (spec §4).
  */
 export function useLiveTranscript(meetingId: string): TranscriptState {
   const utils = trpc.useUtils();
-  // Spec §8: load failures are only logged and show the missing placeholder.
-  const detail = trpc.meeting.get.useQuery({ id: meetingId }, { meta: { silent: true } });
-  const [live, setLive] = useState<readonly Message[]>([]);
+  const queryClient = useQueryClient();
+  const key = transcriptQueryKey(meetingId);
+  const [pagesFailed, setPagesFailed] = useState(false);
+
+  const transcript = useQuery({
+    queryKey: key,
+    // A refetch (after a reconnect) merges the fresh opening page into what is loaded, never replaces it.
+    queryFn: async () =>
+      mergeOpeningPage(
+        queryClient.getQueryData<TranscriptCache>(key),
+        await utils.client.meeting.messages.query({ id: meetingId, limit: MESSAGE_PAGE_FIRST_LIMIT }),
+      ),
+    // Spec §8: load failures are only logged and show the missing placeholder.
+    meta: { silent: true },
+    staleTime: Infinity,
+    retry: false,
+  });
+
+  // The title and finish time change while a meeting runs; the list already follows meeting events.
+  const listed = trpc.meeting.grouped.useQuery(GROUPED_LIST_INPUT, {
+    meta: { silent: true },
+    select: (data) => data.groups.flatMap((g) => g.meetings).find((m) => m.key === meetingId),
+  });
+
+  const next = transcript.data?.next ?? null;
+  useEffect(() => {
+    if (!next || pagesFailed) return;
+    let stale = false;
+    utils.client.meeting.messages.query({ id: meetingId, cursor: next, limit: MESSAGE_PAGE_MAX_LIMIT }).then(
+      (page) => {
+        if (!stale) updateTranscript(queryClient, meetingId, (cache) => mergeNextPage(cache, page));
+      },
+      (error: unknown) => {
+        console.warn('[mbox] transcript pages stopped loading', error);
+        if (!stale) setPagesFailed(true);
+      },
+    );
+    return () => {
+      stale = true;
+    };
+  }, [next, pagesFailed, meetingId, queryClient, utils]);
 
   trpc.meeting.onLines.useSubscription(
     { meetingId },
     {
       onStarted: () => {
-        // (Re)connected: lines sent while we were away are only in a fresh snapshot.
-        if (utils.meeting.get.getData({ id: meetingId })) void utils.meeting.get.invalidate({ id: meetingId });
+        // (Re)connected: lines sent while we were away are at the live end, in the opening page.
+        if (queryClient.getQueryData(key)) void queryClient.invalidateQueries({ queryKey: key });
       },
-      onData: (line) => setLive((prev) => mergeLines(prev, [line])),
+      onData: (line) => updateTranscript(queryClient, meetingId, (cache) => mergeIntoCache(cache, [line])),
       onError: (error) => console.warn('[mbox] live transcript stopped', error),
     },
   );
 
-  const messages = useMemo(
-    () => (detail.data ? mergeLines(detail.data.messages, live) : []),
-    [detail.data, live],
-  );
-
-  if (detail.isPending) return { status: 'loading' };
-  if (detail.isError || !detail.data) return { status: 'missing' };
-  return { status: 'ready', meet: detail.data.meet, messages };
+  if (transcript.isPending) return { status: 'loading' };
+  if (transcript.isError || !transcript.data) return { status: 'missing' };
+  const { data } = transcript;
+  return {
+    status: 'ready',
+    meet: listed.data ? { ...data.meet, ...listed.data } : data.meet,
+    messages: data.messages,
+    total: Math.max(data.total, data.messages.length),
+    loadingMore: data.next !== null && !pagesFailed,
+  };
 }

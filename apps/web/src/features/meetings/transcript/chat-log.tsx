@@ -1,0 +1,138 @@
+import { observeElementRect, useVirtualizer } from '@tanstack/react-virtual';
+import { useCallback, useLayoutEffect, useRef, useState } from 'react';
+import type { Message } from '@mbox/shared/meeting';
+import { startsSpeakerRun } from '../merge-lines';
+import { ArrowDownIcon } from './icons';
+import { MessageRow, type MessageRowProps } from './message-row';
+
+/** Size assumed for a scroller with no layout yet (first frame, a hidden panel, jsdom): one screen. */
+const UNMEASURED_RECT = { width: 640, height: 800 };
+
+/** Pixels from the bottom within which the reader counts as 'at the live end'. */
+const PINNED_SLACK = 48;
+
+export type RowHandlers = Omit<MessageRowProps, 'message' | 'startsRun' | 'view' | 'editing' | 'optimizing'>;
+
+/**
+ * The transcript as a virtual list: only the lines on screen (plus a few) are in the DOM, each
+ * measured as it renders, so 10,000 lines scroll like 50. While a meeting is live it follows the
+ * bottom like a chat unless the reader scrolled up; lines loaded above keep the reader's place.
+ */
+export function ChatLog({
+  messages,
+  live,
+  views,
+  editingKey,
+  optimizing,
+  handlers,
+}: {
+  messages: readonly Message[];
+  live: boolean;
+  views: Readonly<Record<string, MessageRowProps['view']>>;
+  editingKey: string | null;
+  optimizing: ReadonlySet<string>;
+  handlers: RowHandlers;
+}) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const pinned = useRef(live);
+  const [showJump, setShowJump] = useState(false);
+  /** The first line on screen and how far above the top its row starts, to hold it in place. */
+  const anchor = useRef<{ key: string; offset: number } | null>(null);
+
+  const virtualizer = useVirtualizer({
+    count: messages.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: (index) => (startsSpeakerRun(messages, index) ? 80 : 44),
+    getItemKey: (index) => messages[index]?.key ?? index,
+    overscan: 6,
+    paddingStart: 4,
+    paddingEnd: 24,
+    // Until the scroller has a size, render one screen's worth rather than nothing.
+    initialRect: UNMEASURED_RECT,
+    observeElementRect: (instance, onRect) =>
+      observeElementRect(instance, (rect) => onRect(rect.height > 0 ? rect : UNMEASURED_RECT)),
+  });
+
+  const scrollToEnd = useCallback(() => {
+    if (messages.length) virtualizer.scrollToIndex(messages.length - 1, { align: 'end' });
+  }, [messages.length, virtualizer]);
+
+  const totalSize = virtualizer.getTotalSize();
+  useLayoutEffect(() => {
+    if (pinned.current) {
+      scrollToEnd();
+      return;
+    }
+    // Earlier lines arrived above (a live meeting loads backwards): keep the same line on screen.
+    const held = anchor.current;
+    const el = scroller.current;
+    if (!held || !el) return;
+    const index = messages.findIndex((m) => m.key === held.key);
+    const item = index >= 0 ? virtualizer.measurementsCache[index] : undefined;
+    if (item && Math.abs(item.start - held.offset - el.scrollTop) > 1) {
+      virtualizer.scrollToOffset(item.start - held.offset);
+    }
+  }, [messages, totalSize, scrollToEnd, virtualizer]);
+
+  const items = virtualizer.getVirtualItems();
+
+  return (
+    <div className="relative min-h-0 flex-1">
+      <div
+        ref={scroller}
+        className="h-full overflow-y-auto overscroll-contain"
+        data-testid="transcript"
+        tabIndex={0}
+        aria-label="Transcript"
+        aria-live={live ? 'polite' : 'off'}
+        onScroll={(e) => {
+          const el = e.currentTarget;
+          pinned.current = live && el.scrollHeight - el.scrollTop - el.clientHeight < PINNED_SLACK;
+          setShowJump(live && !pinned.current);
+          const first = virtualizer.getVirtualItems().find((item) => item.end > el.scrollTop);
+          const key = first ? messages[first.index]?.key : undefined;
+          anchor.current = first && key ? { key, offset: first.start - el.scrollTop } : null;
+        }}
+      >
+        <div className="relative w-full" style={{ height: totalSize }}>
+          {items.map((item) => {
+            const message = messages[item.index]!;
+            return (
+              <div
+                key={item.key}
+                data-index={item.index}
+                ref={virtualizer.measureElement}
+                className="absolute left-0 top-0 w-full px-1"
+                style={{ transform: `translateY(${item.start}px)` }}
+                {...(startsSpeakerRun(messages, item.index) ? { 'data-testid': 'speaker-run', 'data-speaker': message.user } : {})}
+              >
+                <MessageRow
+                  message={message}
+                  startsRun={startsSpeakerRun(messages, item.index)}
+                  view={views[message.key] ?? 'optimized'}
+                  editing={editingKey === message.key}
+                  optimizing={optimizing.has(message.key)}
+                  {...handlers}
+                />
+              </div>
+            );
+          })}
+        </div>
+      </div>
+      {showJump && (
+        <button
+          type="button"
+          className="btn btn-primary btn-sm absolute bottom-4 left-1/2 -translate-x-1/2 gap-1 rounded-full shadow-lg"
+          onClick={() => {
+            pinned.current = true;
+            setShowJump(false);
+            scrollToEnd();
+          }}
+        >
+          <ArrowDownIcon />
+          Latest
+        </button>
+      )}
+    </div>
+  );
+}
