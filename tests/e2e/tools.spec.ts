@@ -4,6 +4,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUMMARIZER_DAILY_LIMIT } from '@mbox/shared/tools';
 import type { TestApp } from '../../apps/server/src/test/app.js';
+import { makePremium } from '../../apps/server/src/test/fixtures.js';
 import { launchBrowser, openSignedIn, startWebApp } from './support/browser.js';
 
 const ARTICLE_TITLE = 'Riverside Park Gets a Second Life';
@@ -189,7 +190,7 @@ describe('summarizer tools: landings, pages, validation, results and limits', ()
     await page.close();
   });
 
-  it("public header: Utils menu, 'Log in' when logged out, 'MBox App' when logged in", async () => {
+  it("public header: Utils menu, 'Log in' when logged out, 'MBox App' when logged in, Premium badge for premium users", async () => {
     const page = await publicPage('/public');
     const header = page.getByRole('banner');
     await header.getByRole('link', { name: 'Log in' }).waitFor();
@@ -207,7 +208,13 @@ describe('summarizer tools: landings, pages, validation, results and limits', ()
     await signedHeader.getByRole('link', { name: 'MBox App' }).waitFor();
     expect(await signedHeader.getByRole('link', { name: 'MBox App' }).getAttribute('href')).toBe('/');
     expect(await signedHeader.getByText('Log in').count()).toBe(0);
+    expect(await signedHeader.getByText('Premium', { exact: true }).count()).toBe(0);
     await signedIn.context.close();
+
+    await makePremium(app, 'visitor@example.com');
+    const premium = await openSignedIn(browser, app, { path: '/public', email: 'visitor@example.com' });
+    await premium.page.getByRole('banner').getByText('Premium', { exact: true }).waitFor();
+    await premium.context.close();
   });
 
   it('summarises pasted text end to end; only one of text and link is shown once one is filled', async () => {
@@ -287,7 +294,7 @@ describe('summarizer tools: landings, pages, validation, results and limits', ()
     await context.close();
   });
 
-  it('summarises a web page from its link (https:// is not assumed for a link given with http://)', async () => {
+  it('summarises a web page from its link (a local article server)', async () => {
     const page = await publicPage('/public/summarization');
     await page.getByLabel('Link', { exact: true }).fill(`http://127.0.0.1:${portOf(articles)}/article`);
     await summarizeButton(page).click();
