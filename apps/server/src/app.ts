@@ -70,7 +70,7 @@ export async function buildApp(deps: AppDeps, options: { webDist?: string | null
   const app = Fastify({
     loggerInstance: deps.log,
     bodyLimit: BODY_LIMIT,
-    trustProxy: true,
+    trustProxy: deps.config.TRUST_PROXY,
     // Long-lived subscription streams must not hold up shutdown; they end on deps.shutdown.
     forceCloseConnections: 'idle',
   });

@@ -79,6 +79,11 @@ export const configSchema = z.object({
 
   /** Origin of the web app allowed to call the API cross-origin (dev server). */
   CORS_ORIGIN: optionalString,
+  /**
+   * Read the client address from X-Forwarded-For (set only behind a reverse proxy that overwrites it):
+   * otherwise any client could pick its own address and dodge per-address daily limits.
+   */
+  TRUST_PROXY: flag,
 });
 
 export type Config = z.infer<typeof configSchema>;

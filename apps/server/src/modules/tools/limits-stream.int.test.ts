@@ -36,7 +36,7 @@ function collect(app: TestApp, token: string | undefined, input: { mode: 'summar
   });
 }
 
-/** A REST call from a given client address (the server trusts X-Forwarded-For from its proxy). */
+/** A REST call from a given client address (TRUST_PROXY: the server reads X-Forwarded-For as a proxy's). */
 async function post(app: TestApp, path: string, body: unknown, options: { token?: string; ip?: string } = {}) {
   const response = await fetch(`${app.url}${path}`, {
     method: 'POST',
@@ -64,7 +64,7 @@ describe('summarizer daily limits and streaming (offline engine)', () => {
       },
     });
     pages = await startPageServer();
-    app = await startTestApp({ YOUTUBE_BASE_URL: youtube.url, SUMMARIZER_ALLOWED_HOSTS: [pages.host] });
+    app = await startTestApp({ YOUTUBE_BASE_URL: youtube.url, SUMMARIZER_ALLOWED_HOSTS: [pages.host], TRUST_PROXY: true });
   });
   afterAll(async () => {
     await app.close();
@@ -89,6 +89,21 @@ describe('summarizer daily limits and streaming (offline engine)', () => {
       ['ip:198.51.100.20', 1],
       ['ip:203.0.113.7', SUMMARIZER_DAILY_LIMIT],
     ]);
+  });
+
+  it('ignores a forged X-Forwarded-For unless TRUST_PROXY is set', async () => {
+    const direct = await startTestApp({ TRUST_PROXY: false });
+    try {
+      for (let i = 0; i < SUMMARIZER_DAILY_LIMIT; i++) {
+        // A new made-up address on every call: without a trusted proxy they all count for the socket's address.
+        expect((await post(direct, '/v1/public/utils/summary', { text: TEXT }, { ip: `192.0.2.${i + 1}` })).status).toBe(200);
+      }
+      expect((await post(direct, '/v1/public/utils/summary', { text: TEXT }, { ip: '192.0.2.99' })).status).toBe(429);
+      const rows = await direct.deps.db.dailyUsage.findMany({ where: { kind: SUMMARIZER_KIND } });
+      expect(rows.map((r) => r.subject)).toEqual(['ip:127.0.0.1']);
+    } finally {
+      await direct.close();
+    }
   });
 
   it('keeps counting across a server restart: the count lives in the database', async () => {
@@ -158,7 +173,7 @@ describe('summarizer with an LLM', () => {
   let app: TestApp;
   beforeAll(async () => {
     llm = await startOpenAiTestServer();
-    app = await startTestApp({ OPENAI_BASE_URL: llm.url, OPENAI_API_KEY: 'test-key', LLM_MAX_RETRIES: 0 });
+    app = await startTestApp({ OPENAI_BASE_URL: llm.url, OPENAI_API_KEY: 'test-key', LLM_MAX_RETRIES: 0, TRUST_PROXY: true });
   });
   afterAll(async () => {
     await app.close();
