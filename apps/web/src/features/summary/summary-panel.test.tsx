@@ -2,6 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest';
 import type { Summary, SummaryList } from '@mbox/shared/summary';
 import { SUMMARY_UNAVAILABLE_MESSAGE } from '@mbox/shared/summary-availability';
+import { EMPTY_RESULT_ERROR } from '@mbox/shared/ui-messages';
 import { apiError, createFakeTrpc } from '../../test/fake-trpc';
 import { fakeSession, renderRoutes } from '../../test/render';
 import { SummaryPanel } from './summary-panel';
@@ -53,6 +54,15 @@ describe('summary panel', () => {
     act(() => fake.fail('summary.generateStream', error));
     expect(await screen.findByText('Daily limit reached')).toBeTruthy();
     expect((screen.getByRole('button', { name: 'Generate' }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('reports an answer without text as an empty result and stores nothing', async () => {
+    const { fake } = setup({ summaries: [], summariesDisabled: false, promptList: 'default' });
+    fireEvent.click(await screen.findByRole('button', { name: 'Generate' }));
+    await waitFor(() => expect(fake.subscriberCount('summary.generateStream')).toBe(1));
+    act(() => fake.push('summary.generateStream', { type: 'done', summary: { ...stored, text: '<p> </p>' } }));
+    expect(await screen.findByText(EMPTY_RESULT_ERROR)).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Generate' })).toBeTruthy();
   });
 
   it('reuses a stored translation without a call, translates otherwise, and resets to English on prompt change', async () => {

@@ -65,6 +65,13 @@ export function useSummaryStream(
           handleApiError(error);
           finish(null);
         },
+        // The SSE link would silently reconnect after a 5xx (an LLM outage) and generate again:
+        // a generation that failed once is reported and ends here instead.
+        onConnectionStateChange: (state) => {
+          if (state.state !== 'connecting' || !state.error) return;
+          handleApiError(state.error);
+          finish(null);
+        },
         // The server closed the stream without an answer (e.g. it is shutting down).
         onComplete: () => finish(null),
       });
