@@ -110,6 +110,7 @@ describe('summary panel with the offline engine', () => {
   let turns: SeedLine[];
   beforeAll(async () => {
     [app, browser, turns] = await Promise.all([startWebApp(), launchBrowser(), readQmsumTurns('ES2004a', 60)]);
+    await mkdir(SHOTS, { recursive: true });
   });
   afterAll(async () => {
     await browser?.close();
@@ -182,6 +183,7 @@ describe('summary panel with the offline engine', () => {
 
       // Basic users see the upgrade card in place of the premium controls.
       const card = panel(page).getByTestId('upgrade-card');
+      await page.screenshot({ path: path.join(SHOTS, 'summary-basic.png') });
       expect(await card.getByText('Premium Feature').isVisible()).toBe(true);
       expect(await card.getByText('Upgrade to premium to unlock more features').isVisible()).toBe(true);
       expect(await panel(page).getByRole('textbox', { name: 'Ask assistant?' }).count()).toBe(0);
@@ -288,6 +290,7 @@ describe('summary panel with the offline engine', () => {
       expect(await max.inputValue()).toBe('150');
       await max.fill('0');
       await dialog.getByRole('combobox').selectOption({ label: 'By speaker' });
+      await page.screenshot({ path: path.join(SHOTS, 'summary-settings.png') });
       expect(await max.inputValue()).toBe('0');
       await max.fill('420');
       const regenerated = page.waitForResponse((r) => r.url().includes('/trpc/summary.regenerateWithSettings'));
@@ -309,7 +312,6 @@ describe('summary panel with the offline engine', () => {
   });
 
   it('looks right with a summary shown at 1280, 1024 and 390 px', async () => {
-    await mkdir(SHOTS, { recursive: true });
     const email = 'shots@example.com';
     await app.signIn(email);
     await makePremium(app, email);
@@ -350,10 +352,11 @@ describe('summary panel with an OpenAI-compatible LLM', () => {
       responder: (body) => (isTranslation(body) ? '<ul><li>Zespół omówił projekt pilota.</li></ul>' : longAnswer),
     });
     [app, browser, turns] = await Promise.all([
-      startWebApp({ OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: llm.url, LLM_MAX_RETRIES: 0 }),
+      startWebApp({ OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: llm.url, LLM_MAX_RETRIES: 0, SUMMARY_PROMPT_LIST: 'alternate' }),
       launchBrowser(),
       readQmsumTurns('ES2004a', 60),
     ]);
+    await mkdir(SHOTS, { recursive: true });
   });
   afterAll(async () => {
     await browser?.close();
@@ -361,13 +364,15 @@ describe('summary panel with an OpenAI-compatible LLM', () => {
     await llm?.close();
   });
 
-  it('streams tokens progressively, translates once and reuses the translation, resets the language', async () => {
+  it('offers the alternate list, streams tokens progressively, translates once and reuses it, resets the language', async () => {
     const email = 'llm@example.com';
     const token = await app.signIn(email);
     const { meetingKey } = await seedMeeting(app, token, 'llm-es2004a', turns);
     const { context, page } = await openSignedIn(browser, app, { email, path: `/${meetingKey}` });
     try {
       await panelReady(page);
+      // The server configured with SUMMARY_PROMPT_LIST=alternate.
+      expect(await optionLabels(page)).toEqual(['Summary', 'Deep Summary', 'Main topics', 'Summary in 1 sentence']);
       await panel(page).getByRole('button', { name: 'Generate' }).click();
 
       // The in-progress state, and the text growing while it is written.
@@ -378,6 +383,7 @@ describe('summary panel with an OpenAI-compatible LLM', () => {
       while (await streaming.isVisible()) {
         const text = await streaming.getByTestId('summary-stream-text').innerText().catch(() => '');
         if (text) lengths.push(text.length);
+        if (lengths.length === 5) await page.screenshot({ path: path.join(SHOTS, 'summary-streaming.png') });
         await page.waitForTimeout(50);
       }
       const distinct = [...new Set(lengths)];
@@ -405,7 +411,7 @@ describe('summary panel with an OpenAI-compatible LLM', () => {
       // Changing the prompt type resets it too.
       await languagePicker(page).selectOption('pl');
       await panel(page).getByText('Zespół omówił projekt pilota.').waitFor();
-      await promptPicker(page).selectOption({ label: 'Meeting goals' });
+      await promptPicker(page).selectOption({ label: 'Deep Summary' });
       expect(await languagePicker(page).inputValue()).toBe('en');
       await panel(page).getByTestId('summary-streaming').waitFor();
       await summaryText(page).waitFor({ timeout: 30_000 });

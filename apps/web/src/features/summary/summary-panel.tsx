@@ -260,7 +260,7 @@ function SummaryWorkspace({ meetingId }: { meetingId: string }) {
             </button>
           </form>
         ) : (
-          <UpgradeCard />
+          <UpgradeCard compact />
         )}
       </footer>
 
