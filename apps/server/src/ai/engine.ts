@@ -20,6 +20,7 @@ import {
   buildSummaryMessages,
   buildTranslateMessages,
   formatTranscriptLine,
+  type SourceMaterial,
 } from './prompt-builder.js';
 import { answerToSafeHtml, sanitizeSummaryHtml } from './sanitize.js';
 import { countMessageTokens, countTokens } from './tokens.js';
@@ -36,6 +37,8 @@ export interface GenerateSummaryInput {
   /** Missing fields take the server defaults (standard, min 200, max 0, no translation). */
   settings?: SummarySettingsInput;
   tier: ModelTier;
+  /** What the turns are: a meeting transcript (default) or a document read as one speaker's paragraphs. */
+  material?: SourceMaterial;
   /** Receives the answer's raw text as it is produced (the whole offline answer at once). */
   onToken?: (delta: string) => void;
   signal?: AbortSignal;
@@ -150,7 +153,7 @@ export class AiEngine {
       .filter((t) => t.text.length > 0)
       .map(formatTranscriptLine);
     const transcriptText = lines.join('\n');
-    const common = { promptKey: input.promptKey, settings, customPrompt: input.customPrompt };
+    const common = { promptKey: input.promptKey, settings, customPrompt: input.customPrompt, material: input.material };
     const inputBudget = this.contextTokens - this.outputTokens;
     const direct = buildSummaryMessages({ ...common, transcriptText });
     if (countMessageTokens(direct) <= inputBudget) {
@@ -161,7 +164,7 @@ export class AiEngine {
     const noteCeiling = 400;
     const chunkOutput = Math.min(this.outputTokens, noteCeiling * 2);
     const overhead = countMessageTokens(
-      buildChunkMessages({ promptKey: input.promptKey, chunkText: '', part: 999, parts: 999, noteWords: noteCeiling, customPrompt: input.customPrompt }),
+      buildChunkMessages({ ...common, chunkText: '', part: 999, parts: 999, noteWords: noteCeiling }),
     );
     const chunkBudget = this.contextTokens - chunkOutput - overhead;
     if (chunkBudget < 64) throw new AiInputError('LLM_CONTEXT_TOKENS', 'LLM_CONTEXT_TOKENS is too small to split the transcript.');
@@ -170,14 +173,7 @@ export class AiEngine {
     const noteWords = Math.max(60, Math.min(noteCeiling, Math.floor(((inputBudget - combineOverhead) * 0.6) / chunks.length)));
     let usage = ZERO_USAGE;
     let notes = await mapWithConcurrency(chunks, this.concurrency, async (chunkText, i) => {
-      const messages = buildChunkMessages({
-        promptKey: input.promptKey,
-        chunkText,
-        part: i + 1,
-        parts: chunks.length,
-        noteWords,
-        customPrompt: input.customPrompt,
-      });
+      const messages = buildChunkMessages({ ...common, chunkText, part: i + 1, parts: chunks.length, noteWords });
       const r = await this.call(provider, messages, input, Math.min(chunkOutput, noteWords * 2));
       usage = addUsage(usage, r.usage);
       return r.text;

@@ -28,6 +28,20 @@ describe('prompt building', () => {
     expect(user!.content).toMatch(/Ann: Hi\.$/);
   });
 
+  it('tells the model it reads a document, not a meeting, for the summarizer tools', () => {
+    const [sys, user] = buildSummaryMessages({
+      promptKey: 'c_summary',
+      transcriptText: 'The article: Libraries open late on Thursdays.',
+      settings: DEFAULT_SUMMARY_SETTINGS,
+      material: 'document',
+    });
+    expect(sys!.content).toContain('summarises documents');
+    expect(sys!.content).not.toContain('Google Meet');
+    expect(sys!.content).toContain('apply it to the document');
+    expect(sys!.content).toContain('Language: write in the language of the document.');
+    expect(user!.content).toMatch(/^Document \(/);
+  });
+
   it('applies the length rules by answer shape', () => {
     const s = { ...DEFAULT_SUMMARY_SETTINGS, minLength: 100, maxLength: 0 };
     expect(lengthRule('summary', s)).toBe('Length: at least 100 words.');

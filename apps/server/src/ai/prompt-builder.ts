@@ -15,6 +15,35 @@ const DEPTH_RULES: Record<SummaryDepth, string> = {
   abstract: 'Depth: abstract. Write an abstractive overview in your own words, without quoting the transcript.',
 };
 
+/** What the engine reads: a meeting transcript, or a document (an article, a pasted text, a video's captions). */
+export type SourceMaterial = 'meeting' | 'document';
+
+const MATERIAL: Record<
+  SourceMaterial,
+  { role: string; noun: string; intro: string; partOf: string; languageOf: string }
+> = {
+  meeting: {
+    role:
+      'You are Mbox, an assistant that works on transcripts of Google Meet meetings captured from live captions.\n' +
+      'Captions may contain recognition errors and fillers; read through them. Never invent facts, names, numbers or dates.',
+    noun: 'meeting',
+    intro: 'Meeting transcript (one line per turn, "Speaker: text"):',
+    partOf: 'a long meeting transcript captured from live captions',
+    languageOf: 'the language the meeting was held in',
+  },
+  document: {
+    role:
+      'You are Mbox, an assistant that summarises documents for busy readers: web articles, pasted texts and the captions of videos.\n' +
+      'Video captions may contain recognition errors; read through them. Never invent facts, names, numbers or dates.\n' +
+      'The task below is written for meetings: apply it to the document, with its author or source in place of the participants, ' +
+      'and leave out sections (such as action items) the document has nothing for.',
+    noun: 'document',
+    intro: 'Document (one paragraph per line, each after the label of its source):',
+    partOf: 'a long document',
+    languageOf: 'the language of the document',
+  },
+};
+
 /** The transcript as the model reads it: one "Speaker: text" line per turn, annotations and fillers removed. */
 export function formatTranscriptLine(turn: TranscriptTurn): string {
   return `${turn.speaker.trim() || 'Unknown'}: ${capitalise(cleanTurnText(turn.text))}`;
@@ -28,9 +57,9 @@ export function formatTranscript(turns: readonly TranscriptTurn[]): string {
     .join('\n');
 }
 
-export function languageRule(code: string | undefined): string {
+export function languageRule(code: string | undefined, material: SourceMaterial = 'meeting'): string {
   const language = code ? findLanguage(code) : undefined;
-  return language ? `Language: write the whole answer in ${language.name}.` : 'Language: write in the language the meeting was held in.';
+  return language ? `Language: write the whole answer in ${language.name}.` : `Language: write in ${MATERIAL[material].languageOf}.`;
 }
 
 export function lengthRule(promptKey: PromptKey, settings: SummarySettings): string {
@@ -43,19 +72,18 @@ export function lengthRule(promptKey: PromptKey, settings: SummarySettings): str
 }
 
 /** Everything the model must follow for one prompt: role, task, depth, length, language, format. */
-export function buildSystemPrompt(promptKey: PromptKey, settings: SummarySettings): string {
+export function buildSystemPrompt(promptKey: PromptKey, settings: SummarySettings, material: SourceMaterial = 'meeting'): string {
   const prompt = PROMPTS[promptKey];
   const depth = promptKey === 'c_summary' ? 'deep' : settings.depth;
   return [
-    'You are Mbox, an assistant that works on transcripts of Google Meet meetings captured from live captions.',
-    'Captions may contain recognition errors and fillers; read through them. Never invent facts, names, numbers or dates.',
+    MATERIAL[material].role,
     '',
     `Task: ${prompt.title}.`,
     prompt.instructions,
     '',
     DEPTH_RULES[depth],
     lengthRule(promptKey, settings),
-    languageRule(settings.translateTo || undefined),
+    languageRule(settings.translateTo || undefined, material),
     HTML_FORMAT_RULE,
   ].join('\n');
 }
@@ -71,13 +99,12 @@ export function buildSummaryMessages(input: {
   transcriptText: string;
   settings: SummarySettings;
   customPrompt?: string;
+  material?: SourceMaterial;
 }): ChatMessage[] {
+  const material = input.material ?? 'meeting';
   return [
-    { role: 'system', content: buildSystemPrompt(input.promptKey, input.settings) },
-    {
-      role: 'user',
-      content: userMessage(input.transcriptText, input.promptKey, input.customPrompt, 'Meeting transcript (one line per turn, "Speaker: text"):'),
-    },
+    { role: 'system', content: buildSystemPrompt(input.promptKey, input.settings, material) },
+    { role: 'user', content: userMessage(input.transcriptText, input.promptKey, input.customPrompt, MATERIAL[material].intro) },
   ];
 }
 
@@ -89,7 +116,9 @@ export function buildChunkMessages(input: {
   parts: number;
   noteWords: number;
   customPrompt?: string;
+  material?: SourceMaterial;
 }): ChatMessage[] {
+  const material = input.material ?? 'meeting';
   const focus =
     input.promptKey === 'custom' && input.customPrompt
       ? `Keep everything relevant to this question: ${input.customPrompt.trim()}`
@@ -98,7 +127,7 @@ export function buildChunkMessages(input: {
     {
       role: 'system',
       content: [
-        `You are reading part ${input.part} of ${input.parts} of a long meeting transcript captured from live captions.`,
+        `You are reading part ${input.part} of ${input.parts} of ${MATERIAL[material].partOf}.`,
         'Write concise notes of this part, in the order things were said, as plain-text bullet points ("- ").',
         'Keep every topic, decision, action item with its owner, open question, figure and name; attribute points to speakers.',
         focus,
@@ -115,16 +144,19 @@ export function buildCombineMessages(input: {
   notes: readonly string[];
   settings: SummarySettings;
   customPrompt?: string;
+  material?: SourceMaterial;
 }): ChatMessage[] {
+  const material = input.material ?? 'meeting';
+  const noun = MATERIAL[material].noun;
   const notes = input.notes.map((n, i) => `Part ${i + 1}:\n${n.trim()}`).join('\n\n');
   return [
     {
       role: 'system',
-      content: `${buildSystemPrompt(input.promptKey, input.settings)}\nThe meeting was too long to read at once: you get notes of its consecutive parts. Write one coherent answer for the whole meeting, not one per part.`,
+      content: `${buildSystemPrompt(input.promptKey, input.settings, material)}\nThe ${noun} was too long to read at once: you get notes of its consecutive parts. Write one coherent answer for the whole ${noun}, not one per part.`,
     },
     {
       role: 'user',
-      content: userMessage(notes, input.promptKey, input.customPrompt, `Notes of the ${input.notes.length} consecutive parts of the meeting, in order:`),
+      content: userMessage(notes, input.promptKey, input.customPrompt, `Notes of the ${input.notes.length} consecutive parts of the ${noun}, in order:`),
     },
   ];
 }

@@ -233,6 +233,7 @@ export async function summarize(
     deps.ai.generateSummary({
       transcript: prepared.turns,
       promptKey: request.params.summaryKey,
+      material: 'document',
       tier: tierOf(caller.user),
       onToken: options.onToken,
       signal: options.signal,
