@@ -8,6 +8,12 @@ import { MessageRow, type MessageRowProps } from './message-row';
 /** Size assumed for a scroller with no layout yet (first frame, a hidden panel, jsdom): one screen. */
 const UNMEASURED_RECT = { width: 640, height: 800 };
 
+/**
+ * Up to this many lines the whole transcript stays in the DOM (the browser's find-in-page and
+ * copying see every line); beyond it only the lines near the screen do.
+ */
+const RENDER_ALL_UP_TO = 150;
+
 /** Pixels from the bottom within which the reader counts as 'at the live end'. */
 const PINNED_SLACK = 48;
 
@@ -44,7 +50,7 @@ export function ChatLog({
     getScrollElement: () => scroller.current,
     estimateSize: (index) => (startsSpeakerRun(messages, index) ? 80 : 44),
     getItemKey: (index) => messages[index]?.key ?? index,
-    overscan: 6,
+    overscan: messages.length <= RENDER_ALL_UP_TO ? RENDER_ALL_UP_TO : 6,
     paddingStart: 4,
     paddingEnd: 24,
     // Until the scroller has a size, render one screen's worth rather than nothing.
@@ -81,7 +87,7 @@ export function ChatLog({
       <div
         ref={scroller}
         className="h-full overflow-y-auto overscroll-contain"
-        data-testid="transcript"
+        data-testid="transcript-scroller"
         tabIndex={0}
         aria-label="Transcript"
         aria-live={live ? 'polite' : 'off'}
