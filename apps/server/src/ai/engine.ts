@@ -22,7 +22,7 @@ import {
   formatTranscriptLine,
   type SourceMaterial,
 } from './prompt-builder.js';
-import { answerToSafeHtml, sanitizeSummaryHtml } from './sanitize.js';
+import { answerToSafeHtml, htmlBlocks, sanitizeSummaryHtml } from './sanitize.js';
 import { countMessageTokens, countTokens } from './tokens.js';
 import type { ChatMessage, LlmProvider, LlmResult, ModelTier, TokenUsage, TranscriptTurn } from './types.js';
 import { cleanTurnText } from './offline/text.js';
@@ -39,7 +39,7 @@ export interface GenerateSummaryInput {
   tier: ModelTier;
   /** What the turns are: a meeting transcript (default) or a document read as one speaker's paragraphs. */
   material?: SourceMaterial;
-  /** Receives the answer's raw text as it is produced (the whole offline answer at once). */
+  /** Receives the answer's raw text as it is produced (the offline answer block by block). */
   onToken?: (delta: string) => void;
   signal?: AbortSignal;
 }
@@ -134,7 +134,8 @@ export class AiEngine {
       const html = sanitizeSummaryHtml(
         generateOffline({ transcript: input.transcript, promptKey: input.promptKey, settings, customPrompt }),
       );
-      input.onToken?.(html);
+      // Written at once, handed over block by block (paragraph, list item, heading) so streams show it grow.
+      for (const block of htmlBlocks(html)) input.onToken?.(block);
       return { title, html, model: OFFLINE_MODEL, usage: ZERO_USAGE, chunks: 1 };
     }
     const result = await this.generateWithLlm(this.provider, { ...input, customPrompt }, settings);

@@ -51,3 +51,8 @@ function markdownToHtml(answer: string): string {
 export function answerToSafeHtml(answer: string): string {
   return sanitizeSummaryHtml(formatSummaryAnswer(markdownToHtml(unfence(answer))));
 }
+
+/** Sanitised HTML cut after each closing block tag: the pieces a stream hands over, in order. */
+export function htmlBlocks(html: string): string[] {
+  return html.split(/(?<=<\/(?:p|li|ul|ol|h[1-6]|blockquote)>)/i).filter(Boolean);
+}

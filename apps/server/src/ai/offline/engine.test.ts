@@ -21,6 +21,21 @@ function overlap(answer: string, reference: string): number {
 
 const offline = new AiEngine({ contextTokens: 16_000, concurrency: 2 });
 
+describe('offline engine streaming', () => {
+  it('hands its answer over block by block, adding up to the stored HTML', async () => {
+    const tokens: string[] = [];
+    const result = await offline.generateSummary({
+      transcript: meetings[0]!.transcript,
+      promptKey: 'summary',
+      tier: 'basic',
+      onToken: (t) => tokens.push(t),
+    });
+    expect(tokens.length).toBeGreaterThan(2);
+    expect(tokens.join('')).toBe(result.html);
+    for (const token of tokens.slice(0, -1)) expect(token).toMatch(/<\/(p|li|ul|ol|h[1-6]|blockquote)>$/i);
+  });
+});
+
 describe('offline engine on the QMSum meetings', () => {
   for (const { name, meeting, transcript } of meetings) {
     describe(name, () => {

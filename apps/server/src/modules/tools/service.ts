@@ -214,7 +214,7 @@ async function prepareSource(deps: AppDeps, mode: SummarizerMode, request: Summa
 
 export interface SummarizeOptions {
   onSource?: (source: SummarySource) => void;
-  /** The summary's raw text as it is written (the offline engine's whole answer at once). */
+  /** The summary's raw text as it is written (the offline engine's answer block by block). */
   onToken?: (text: string) => void;
   signal?: AbortSignal;
 }
@@ -253,11 +253,6 @@ export async function youTubeInfo(deps: AppDeps, link: string): Promise<YouTubeI
   const videoId = youTubeVideoId(link);
   if (!videoId) throw invalidYouTubeLink();
   return fetchVideoInfo(videoId, youTubeOptions(deps));
-}
-
-/** The offline engine hands over its whole answer at once; streamed, it arrives block by block. */
-function streamPieces(text: string): string[] {
-  return text.split(/(?<=<\/(?:p|li|ul|ol|h[1-6]|blockquote)>)/i).filter(Boolean);
 }
 
 function streamErrorMessage(deps: AppDeps, error: unknown): string {
@@ -303,8 +298,7 @@ export async function* streamSummarize(
       push({ type: 'source', source });
     },
     onToken: (text) => {
-      const pieces = offline ? streamPieces(withoutSpeakerLabels(text, kind)) : [text];
-      for (const piece of pieces) push({ type: 'token', text: piece });
+      push({ type: 'token', text: offline ? withoutSpeakerLabels(text, kind) : text });
     },
   }).finally(() => {
     settled = true;
