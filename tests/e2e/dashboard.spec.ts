@@ -166,6 +166,10 @@ describe('dashboard, meeting screen layout and 404', () => {
       await page.keyboard.press('ArrowRight');
       await page.keyboard.press('ArrowRight');
       await expect.poll(() => panelShares(page, ['meetings', 'transcript', 'summary'])).toEqual([50, 25, 25]);
+
+      // At 1024 px the header and the panels still fit the width.
+      await page.setViewportSize(VIEWPORTS.laptop);
+      await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1024);
     } finally {
       await context.close();
     }

@@ -31,7 +31,8 @@ export function MeetingsPerWeekChart({ perWeek }: { perWeek: MeetingStats['perWe
       },
     },
     scales: {
-      x: { grid: { display: false } },
+      // Level labels, thinned out when the panel is narrow, read better than rotated ones.
+      x: { grid: { display: false }, ticks: { maxRotation: 0, autoSkipPadding: 12 } },
       y: { beginAtZero: true, ticks: { precision: 0 }, grid: { color: gridColor } },
     },
   };
@@ -69,7 +70,7 @@ export function TalkTimeBars({ speakers }: { speakers: TalkTime['speakers'] }) {
       x: {
         beginAtZero: true,
         grid: { color: gridColor },
-        ticks: { callback: (value) => formatTalkTime(Number(value) * 60_000) },
+        ticks: { precision: 0, callback: (value) => `${value} min` },
       },
       y: { grid: { display: false } },
     },

@@ -76,7 +76,7 @@ export function Header() {
 
   return (
     <header className="navbar border-b border-base-300 bg-base-100 px-2 sm:px-4">
-      <div className="navbar-start gap-1 sm:gap-3">
+      <div className="navbar-start w-auto min-w-0 flex-1 gap-1 sm:gap-3 md:w-1/2 md:flex-none">
         {/* Below md the main menu and More collapse into one dropdown. */}
         <details ref={phoneMenu} className="dropdown md:hidden">
           <summary className="btn btn-ghost btn-square btn-sm" aria-label="Open menu">
@@ -97,8 +97,10 @@ export function Header() {
             <MoreItems />
           </ul>
         </details>
-        <Logo />
-        {session.premium && <span className="badge badge-warning font-semibold">Premium</span>}
+        <div className="shrink-0">
+          <Logo />
+        </div>
+        {session.premium && <span className="badge badge-warning badge-sm font-semibold sm:badge-md">Premium</span>}
       </div>
       <nav className="navbar-center hidden md:flex" aria-label="Main menu">
         <ul className="menu menu-horizontal gap-1 px-1">
@@ -120,7 +122,7 @@ export function Header() {
           </li>
         </ul>
       </nav>
-      <div className="navbar-end gap-2">
+      <div className="navbar-end w-auto shrink-0 gap-2 md:w-1/2 md:shrink">
         {session.user && (
           <span className="hidden max-w-48 truncate text-sm text-base-content/70 lg:inline" title={session.user.email}>
             {session.user.name || session.user.email}

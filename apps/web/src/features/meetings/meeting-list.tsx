@@ -70,7 +70,8 @@ export function MeetingList({ status, groups, selectedId, onDelete, deletingId }
           onToggle={(e) => toggle(group.day, e.currentTarget.open)}
         >
           <summary className="collapse-title font-semibold">
-            {group.label} <span className="font-normal text-base-content/60">{meetingCountLabel(group.meetings.length)}</span>
+            {group.label}{' '}
+            <span className="font-normal whitespace-nowrap text-base-content/60">{meetingCountLabel(group.meetings.length)}</span>
           </summary>
           <div className="collapse-content">
             <ul className="flex flex-col gap-2">
