@@ -81,8 +81,9 @@ export function TranscriptFilter({
               </label>
             ))}
           </fieldset>
-          <fieldset className="mt-3 border-t border-base-200 pt-2">
-            <legend className="mb-1 pt-2 text-xs font-semibold uppercase tracking-wide text-base-content/50">Marks</legend>
+          <div className="my-2 h-px bg-base-200" />
+          <fieldset>
+            <legend className="mb-1 text-xs font-semibold uppercase tracking-wide text-base-content/50">Marks</legend>
             {MARKS.map((mark) => (
               <label key={mark} className="flex cursor-pointer items-center gap-2 rounded-lg px-1.5 py-1 hover:bg-base-200">
                 <input
