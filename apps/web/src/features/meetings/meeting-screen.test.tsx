@@ -62,6 +62,17 @@ function setup(path: string, detail: Record<string, { meet: Meeting; messages: M
       return { ...found, next: null, total: found.messages.length };
     },
     'meeting.delete': () => ({ success: true }),
+    'stats.dashboard': () => ({
+      total: MEETINGS.length,
+      last7Days: 0,
+      thisMonth: 0,
+      analyzed: 0,
+      analyzedPercent: 0,
+      totalDuration: { hours: 2, minutes: 6 },
+      thisMonthDuration: { hours: 0, minutes: 0 },
+      perWeek: [],
+      timeZone: 'UTC',
+    }),
   });
   const view = renderRoutes(routes, { path, fake });
   return { fake, ...view };

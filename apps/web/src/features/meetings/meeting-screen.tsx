@@ -89,7 +89,7 @@ function PanelTitle({ children }: { children: ReactNode }) {
 /** Spec §2 meeting screen: 'Last meetings' beside the dashboard (no id) or transcript + summary (id). */
 export function MeetingScreen({ meetingId }: { meetingId: string | undefined }) {
   const navigate = useNavigate();
-  const meetings = useMeetings(meetingId);
+  const meetings = useMeetings();
   const remove = useDeleteMeeting((id) => {
     if (id === meetingId) navigate('/', { replace: true });
   });
