@@ -204,7 +204,7 @@ describe('transcript of the meeting screen (issue 9: items 8 to 11)', () => {
     await message(page, 0).waitFor();
     expect(await message(page, 0).getByTestId('message-text').textContent()).toBe(lines[0]!.text);
     // Every page arrives in the background.
-    await expect.poll(() => page.getByTestId('transcript-status').textContent(), { timeout: 60_000 }).toBe('10,000 lines');
+    await expect.poll(async () => await page.getByTestId('transcript-status').textContent(), { timeout: 60_000 }).toBe('10,000 lines');
     const nodes = await page.getByTestId('transcript-message').count();
     expect(nodes).toBeGreaterThan(5);
     expect(nodes).toBeLessThan(80);
