@@ -7,7 +7,7 @@ import {
   type Message,
 } from '@mbox/shared/meeting';
 import { trpc } from '../../lib/trpc';
-import { mergeIntoCache, mergeNextPage, mergeOpeningPage, type TranscriptCache } from './transcript/transcript-cache';
+import { cacheFromPage, mergeIntoCache, mergeNextPage, mergeOpeningPage, type TranscriptCache } from './transcript/transcript-cache';
 import { GROUPED_LIST_INPUT } from './use-meetings';
 
 export type TranscriptState =
@@ -57,12 +57,9 @@ export function useLiveTranscript(meetingId: string): TranscriptState {
 
   const transcript = useQuery({
     queryKey: key,
-    // A refetch (after a reconnect) merges the fresh opening page into what is loaded, never replaces it.
+    // The opening page; everything after it is merged into this cache with setQueryData.
     queryFn: async () =>
-      mergeOpeningPage(
-        queryClient.getQueryData<TranscriptCache>(key),
-        await utils.client.meeting.messages.query({ id: meetingId, limit: MESSAGE_PAGE_FIRST_LIMIT }),
-      ),
+      cacheFromPage(await utils.client.meeting.messages.query({ id: meetingId, limit: MESSAGE_PAGE_FIRST_LIMIT })),
     // Spec §8: load failures are only logged and show the missing placeholder.
     meta: { silent: true },
     staleTime: Infinity,
@@ -97,8 +94,14 @@ export function useLiveTranscript(meetingId: string): TranscriptState {
     { meetingId },
     {
       onStarted: () => {
-        // (Re)connected: lines sent while we were away are at the live end, in the opening page.
-        if (queryClient.getQueryData(key)) void queryClient.invalidateQueries({ queryKey: key });
+        // (Re)connected: lines sent while we were away are at the live end, in the opening page. It is
+        // merged like a background page, not refetched through the query: a refetch's answer would
+        // replace the cache and could drop pages merged while it was in flight.
+        if (!queryClient.getQueryData(key)) return;
+        utils.client.meeting.messages.query({ id: meetingId, limit: MESSAGE_PAGE_FIRST_LIMIT }).then(
+          (page) => updateTranscript(queryClient, meetingId, (cache) => mergeOpeningPage(cache, page)),
+          (error: unknown) => console.warn('[mbox] transcript refresh after reconnect failed', error),
+        );
       },
       onData: (line) => updateTranscript(queryClient, meetingId, (cache) => mergeIntoCache(cache, [line])),
       onError: (error) => console.warn('[mbox] live transcript stopped', error),

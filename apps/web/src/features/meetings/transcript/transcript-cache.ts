@@ -43,9 +43,8 @@ export function mergeIntoCache(cache: TranscriptCache, lines: readonly Message[]
   return { ...cache, messages: mergeLines(cache.messages, incoming) };
 }
 
-/** A refetched opening page: its lines merge in, the background reading carries on where it was. */
-export function mergeOpeningPage(cache: TranscriptCache | undefined, page: MeetingMessages): TranscriptCache {
-  if (!cache) return cacheFromPage(page);
+/** The opening page read again (after a reconnect): its lines merge in, the background reading carries on. */
+export function mergeOpeningPage(cache: TranscriptCache, page: MeetingMessages): TranscriptCache {
   return { ...mergeIntoCache(cache, page.messages), meet: page.meet, total: Math.max(page.total, cache.total) };
 }
 
