@@ -14,6 +14,18 @@ function page(load: () => Promise<{ default: ComponentType }>): Pick<RouteObject
 }
 
 const meetings = page(() => import('./meetings'));
+/**
+ * A meeting's page fetches its transcript and summary panels together with the page chunk, so the
+ * panels (lazy on the screen, to keep '/' small) do not wait for the page to render first.
+ */
+const meeting = page(async () => {
+  const [screen] = await Promise.all([
+    import('./meetings'),
+    import('../features/meetings/transcript'),
+    import('../features/summary/summary-panel'),
+  ]);
+  return screen;
+});
 
 /** The route table of spec §2. Named routes come before '/:id' so they never read as meeting ids. */
 export const routes: RouteObject[] = [
@@ -52,7 +64,7 @@ export const routes: RouteObject[] = [
               { path: '/payment-succeeded', ...page(() => import('./payment-succeeded')) },
               { path: '/payment-failed', ...page(() => import('./payment-failed')) },
               // Any single segment is a meeting id: an unknown one shows the transcript's missing placeholder (spec §8).
-              { path: '/:id', ...meetings },
+              { path: '/:id', ...meeting },
             ],
           },
         ],
