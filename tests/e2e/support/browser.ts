@@ -31,9 +31,12 @@ export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: chromiumPath, headless: true, args: CHROMIUM_ARGS });
 }
 
-/** The real server on a fresh test database, serving the built web app. */
+/**
+ * The real server serving the built web app, on a fresh embedded PGlite database: what `npm start`
+ * runs on out of the box (capture.spec.ts covers the same screens on PostgreSQL).
+ */
 export function startWebApp(overrides: Partial<Config> = {}): Promise<TestApp> {
-  return startTestApp(overrides, { webDist });
+  return startTestApp(overrides, { webDist, embeddedDatabase: true });
 }
 
 export interface SignedIn {

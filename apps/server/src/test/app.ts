@@ -30,9 +30,9 @@ export interface TestApp {
 /** Starts the real server on a new test database, listening on a random loopback port. */
 export async function startTestApp(
   overrides: Partial<Config> = {},
-  options: { webDist?: string | null } = {},
+  options: { webDist?: string | null; embeddedDatabase?: boolean } = {},
 ): Promise<TestApp> {
-  const db = await createTestDatabase();
+  const db = await createTestDatabase({ embedded: options.embeddedDatabase === true });
   const config = {
     ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PORT: '0', DATA_DIR: '/nonexistent' }),
     ...overrides,

@@ -65,10 +65,11 @@ async function ensureTemplate(admin: pg.Client, server: string): Promise<string>
 
 /**
  * A new, empty, migrated database of its own for one test file. `fresh` skips the template and
- * applies the migrations to an empty database (the migration tests).
+ * applies the migrations to an empty database (the migration tests); `embedded` uses in-memory
+ * PGlite even when a PostgreSQL server is reachable (what `npm start` runs on by default).
  */
-export async function createTestDatabase(options: { fresh?: boolean } = {}): Promise<TestDatabase> {
-  const server = await pickServer();
+export async function createTestDatabase(options: { fresh?: boolean; embedded?: boolean } = {}): Promise<TestDatabase> {
+  const server = options.embedded ? null : await pickServer();
   if (!server) {
     const db = await openDatabase({ dataDir: 'memory://' });
     return { ...db, url: null, destroy: () => db.close() };
