@@ -25,6 +25,7 @@ import {
   summaryContext,
 } from '../../crypto/encryption.js';
 import type { AppDeps } from '../../deps.js';
+import { streamJob } from '../../stream-job.js';
 import type { AuthUser } from '../auth/service.js';
 import { meetingNotFound } from '../meeting/service.js';
 import { callAi } from './ai-errors.js';
@@ -220,40 +221,11 @@ export async function* streamSummary(
 ): AsyncGenerator<SummaryStreamEvent> {
   assertPromptAllowed(user, input.promptKey);
   const giveBack = await takeAiGeneration(deps, user);
-  const cancel = new AbortController();
-  const tokens: string[] = [];
-  let settled = false;
-  let wake: (() => void) | undefined;
-  const job = generateSummary(deps, user, input, {
-    signal: AbortSignal.any([cancel.signal, deps.shutdown, ...(signal ? [signal] : [])]),
-    onToken: (text) => {
-      tokens.push(text);
-      wake?.();
-    },
-  }).finally(() => {
-    settled = true;
-    wake?.();
-  });
-  // Awaited below; this only keeps a failure after an early exit from being an unhandled rejection.
-  job.catch(() => {});
-  let delivered = false;
-  try {
-    for (;;) {
-      const text = tokens.shift();
-      if (text !== undefined) yield { type: 'token', text };
-      else if (settled) break;
-      else await new Promise<void>((resolve) => (wake = resolve));
-    }
-    const summary = await job;
-    delivered = true;
-    yield { type: 'done', summary };
-  } finally {
-    if (!delivered) {
-      cancel.abort();
-      await job.catch(() => {});
-      await giveBack();
-    }
-  }
+  const summary = yield* streamJob<SummaryStreamEvent, SummaryDto>(
+    (emit, jobSignal) => generateSummary(deps, user, input, { signal: jobSignal, onToken: (text) => emit({ type: 'token', text }) }),
+    { signals: [deps.shutdown, signal], onUndelivered: giveBack },
+  );
+  yield { type: 'done', summary };
 }
 
 /**

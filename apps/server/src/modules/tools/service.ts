@@ -17,6 +17,7 @@ import {
 import type { z } from 'zod';
 import { sanitizeSummaryHtml, type ModelTier, type TranscriptTurn } from '../../ai/index.js';
 import type { AppDeps } from '../../deps.js';
+import { streamJob } from '../../stream-job.js';
 import { dailyLimit, takeDailyUseOrThrow } from '../../trpc/rate-limit.js';
 import type { AuthUser } from '../auth/service.js';
 import { callAi } from '../summary/ai-errors.js';
@@ -281,52 +282,23 @@ export async function* streamSummarize(
     yield { type: 'error', error: streamErrorMessage(deps, error) };
     return;
   }
-  const cancel = new AbortController();
-  const events: SummarizeStreamEvent[] = [];
-  let settled = false;
-  let wake: (() => void) | undefined;
-  const push = (event: SummarizeStreamEvent) => {
-    events.push(event);
-    wake?.();
-  };
   const offline = !deps.ai.isLlmConfigured;
   let kind: SummarySource['kind'] = 'text';
-  const job = summarize(deps, caller, mode, request, {
-    signal: AbortSignal.any([cancel.signal, deps.shutdown, ...(signal ? [signal] : [])]),
-    onSource: (source) => {
-      kind = source.kind;
-      push({ type: 'source', source });
-    },
-    onToken: (text) => {
-      push({ type: 'token', text: offline ? withoutSpeakerLabels(text, kind) : text });
-    },
-  }).finally(() => {
-    settled = true;
-    wake?.();
-  });
-  // Awaited below; this only keeps a failure after an early exit from being an unhandled rejection.
-  job.catch(() => {});
-  let delivered = false;
   try {
-    for (;;) {
-      const event = events.shift();
-      if (event) yield event;
-      else if (settled) break;
-      else await new Promise<void>((resolve) => (wake = resolve));
-    }
-    let outcome: SummarizeStreamEvent;
-    try {
-      outcome = { type: 'done', result: (await job).result };
-      delivered = true;
-    } catch (error) {
-      outcome = { type: 'error', error: streamErrorMessage(deps, error) };
-    }
-    yield outcome;
-  } finally {
-    if (!delivered) {
-      cancel.abort();
-      await job.catch(() => {});
-      await giveBack();
-    }
+    const { result } = yield* streamJob<SummarizeStreamEvent, { result: SummarizeResult }>(
+      (emit, jobSignal) =>
+        summarize(deps, caller, mode, request, {
+          signal: jobSignal,
+          onSource: (source) => {
+            kind = source.kind;
+            emit({ type: 'source', source });
+          },
+          onToken: (text) => emit({ type: 'token', text: offline ? withoutSpeakerLabels(text, kind) : text }),
+        }),
+      { signals: [deps.shutdown, signal], onUndelivered: giveBack },
+    );
+    yield { type: 'done', result };
+  } catch (error) {
+    yield { type: 'error', error: streamErrorMessage(deps, error) };
   }
 }
