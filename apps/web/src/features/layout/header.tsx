@@ -59,6 +59,18 @@ function MenuIcon() {
   );
 }
 
+/** The main menu's entries: in the bar on wide screens, in the menu button's dropdown on phones. */
+function MainMenuItems({ items }: { items: readonly MenuItem[] }) {
+  return items.map((item) => (
+    <li key={item.to}>
+      <NavLink to={item.to} end={item.to === '/'} className={({ isActive }) => (isActive ? 'menu-active' : '')}>
+        {item.label}
+        {item.badge && <span className="badge badge-sm badge-secondary">{item.badge}</span>}
+      </NavLink>
+    </li>
+  ));
+}
+
 export function Header() {
   const session = useSession();
   const navigate = useNavigate();
@@ -86,32 +98,18 @@ export function Header() {
             className="menu dropdown-content z-30 mt-2 w-56 rounded-box border border-base-300 bg-base-100 p-2 shadow-lg"
             onClick={closePhoneMenu}
           >
-            {items.map((item) => (
-              <li key={item.to}>
-                <NavLink to={item.to} end={item.to === '/'} className={({ isActive }) => (isActive ? 'menu-active' : '')}>
-                  {item.label}
-                  {item.badge && <span className="badge badge-sm badge-secondary">{item.badge}</span>}
-                </NavLink>
-              </li>
-            ))}
+            <MainMenuItems items={items} />
             <MoreItems />
           </ul>
         </details>
         <div className="shrink-0">
           <Logo />
         </div>
-        {session.premium && <span className="badge badge-warning badge-sm font-semibold sm:badge-md">Premium</span>}
+        {session.premium && <span className="badge badge-warning badge-sm ml-1 font-semibold sm:ml-0 sm:badge-md">Premium</span>}
       </div>
       <nav className="navbar-center hidden md:flex" aria-label="Main menu">
         <ul className="menu menu-horizontal gap-1 px-1">
-          {items.map((item) => (
-            <li key={item.to}>
-              <NavLink to={item.to} end={item.to === '/'} className={({ isActive }) => (isActive ? 'menu-active' : '')}>
-                {item.label}
-                {item.badge && <span className="badge badge-sm badge-secondary">{item.badge}</span>}
-              </NavLink>
-            </li>
-          ))}
+          <MainMenuItems items={items} />
           <li>
             <details ref={more} className="dropdown">
               <summary>More</summary>
