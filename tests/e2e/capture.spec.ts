@@ -8,9 +8,9 @@ import { repoRoot } from '../../apps/server/src/db/paths.js';
 import { startTestApp, type TestApp } from '../../apps/server/src/test/app.js';
 import { readQmsumTurns } from '../fixtures/meet/replay.js';
 import { installFakeMeet } from '../fixtures/meet/serve.js';
+import { CHROMIUM_ARGS, chromiumPath, webDist } from './support/browser.js';
 
 const extensionDir = path.join(repoRoot, 'apps/extension/dist');
-const webDist = path.join(repoRoot, 'apps/web/dist');
 const TURNS = 40;
 
 /** What the fixture page exposes (tests/fixtures/meet/meet.js). */
@@ -42,19 +42,9 @@ describe('a caption line travels from a Meet page to the web app', () => {
     app = await startTestApp({}, { webDist });
     userDataDir = await mkdtemp(path.join(os.tmpdir(), 'mbox-e2e-'));
     context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      executablePath: chromiumPath,
       headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        `--disable-extensions-except=${extensionDir}`,
-        `--load-extension=${extensionDir}`,
-      ],
+      args: [...CHROMIUM_ARGS, `--disable-extensions-except=${extensionDir}`, `--load-extension=${extensionDir}`],
     });
     await context.route(`${app.url}/v1/transcript/lines`, async (route) => {
       const request = route.request();
