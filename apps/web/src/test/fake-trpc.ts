@@ -54,6 +54,10 @@ export function createFakeTrpc(handlers: Record<string, Handler>) {
         observer.next({ result: { type: 'data', data } } as never);
       }
     },
+    /** Says every open subscription of `path` (re)started, as the SSE link does after a reconnect. */
+    restart(path: string) {
+      for (const { observer } of subscribers.get(path) ?? []) observer.next({ result: { type: 'started' } } as never);
+    },
     /** Ends every open subscription of `path` with `error`, as the SSE link does when the server refuses. */
     fail(path: string, error: TRPCClientError<AppRouter>) {
       for (const { observer } of [...(subscribers.get(path) ?? [])]) observer.error(error);

@@ -39,6 +39,35 @@ describe('TranscriptPanel', () => {
     expect(screen.getAllByTestId('message-time')[0]?.textContent).toMatch(/^\d\d:\d\d [AP]M$/);
   });
 
+  it('keeps every background page when a reconnect re-reads the opening page meanwhile', async () => {
+    const first = [line('a', 'Ann', 'One', 1000), line('b', 'Bob', 'Two', 2000)];
+    const rest = [line('c', 'Ann', 'Three', 3000), line('d', 'Bob', 'Four', 4000)];
+    const opening = { meet: MEET, messages: first, next: 'after.2000.b', total: 4 };
+    let openings = 0;
+    let releasePage: () => void = () => {};
+    let releaseReopening: () => void = () => {};
+    const fake = setup([], {
+      'meeting.messages': (input) => {
+        if ((input as { cursor?: string }).cursor) {
+          return new Promise((resolve) => (releasePage = () => resolve({ meet: MEET, messages: rest, next: null, total: 4 })));
+        }
+        openings += 1;
+        return openings === 1 ? opening : new Promise((resolve) => (releaseReopening = () => resolve(opening)));
+      },
+    });
+    await screen.findAllByTestId('transcript-message');
+    await waitFor(() => expect(fake.calls.some((c) => c.path === 'meeting.messages' && (c.input as { cursor?: string }).cursor)).toBe(true));
+    // The live stream reconnects while the next page is on its way; the page lands before the
+    // re-read opening page does, which must not take the page back out.
+    act(() => fake.restart('meeting.onLines'));
+    await waitFor(() => expect(openings).toBe(2));
+    await act(async () => releasePage());
+    await waitFor(() => expect(texts()).toEqual(['One', 'Two', 'Three', 'Four']));
+    await act(async () => releaseReopening());
+    await waitFor(() => expect(screen.getByTestId('transcript-status').textContent).toBe('4 lines'));
+    expect(texts()).toEqual(['One', 'Two', 'Three', 'Four']);
+  });
+
   it('marks a line at once, keeps it through a live rewrite, and rolls back when saving fails', async () => {
     let fail = false;
     let release: () => void = () => {};
