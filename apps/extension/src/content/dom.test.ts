@@ -177,6 +177,23 @@ describe('capturing the fixture with CaptionTracker', () => {
     expect(lines[1]?.final).toBe(true);
   });
 
+  it('stores a short line said twice by the same speaker twice, in spoken order', async () => {
+    const meet = loadFixture();
+    await meet.configure({ maxBlocks: 2 });
+    const cap = capture();
+    await meet.say('Alice Example', 'Mm-hmm.', { stepMs: 1, rewrites: 0 });
+    await meet.say('Bob Builder', 'So we keep the budget as it is', { stepMs: 1, rewrites: 0 });
+    await meet.say('Alice Example', 'Mm-hmm.', { stepMs: 1, rewrites: 0 });
+    await meet.say('Bob Builder', 'And?', { stepMs: 1, rewrites: 0 });
+    await meet.say('Alice Example', 'And?', { stepMs: 1, rewrites: 0 });
+    cap.advance(7000);
+    cap.stop();
+
+    const lines = cap.lines().sort((x, y) => x.spokenAt - y.spokenAt);
+    expect(lines.map((l) => [l.speaker, l.text])).toEqual((await meet.spoken()).map((s) => [s.speaker, s.text]));
+    expect(lines).toHaveLength(5);
+  });
+
   it('splits a long monologue Meet cuts, without repeating or losing words', async () => {
     const meet = loadFixture();
     await meet.configure({ cutAt: 300 });

@@ -177,6 +177,69 @@ describe('CaptionTracker', () => {
     ]);
   });
 
+  it('keeps a short line said again after another speaker as a second line, in spoken order', () => {
+    // Recorded from the fake Meet page with maxBlocks 2: the third block appears as the first one leaves.
+    const t = setup();
+    const [a, b, c, d] = [{}, {}, {}, {}];
+    t.tracker.update([block(a, 'Alice', 'Mm-hmm.')]);
+    t.advance(200);
+    t.tracker.update([block(a, 'Alice', 'Mm-hmm.'), block(b, 'Bob', 'So the budget is fine')]);
+    t.advance(200);
+    t.tracker.update([block(b, 'Bob', 'So the budget is fine'), block(c, 'Alice', 'Mm-hmm.')]);
+    t.advance(200);
+    t.tracker.update([block(c, 'Alice', 'Mm-hmm.'), block(d, 'Bob', 'And?')]);
+    t.advance(1000);
+    t.tracker.tick();
+    expect(t.latest().sort((x, y) => x.spokenAt - y.spokenAt).map((l) => [l.captionId, l.speaker, l.text, l.final])).toEqual([
+      ['p-1', 'Alice', 'Mm-hmm.', true],
+      ['p-2', 'Bob', 'So the budget is fine', true],
+      ['p-3', 'Alice', 'Mm-hmm.', true],
+      ['p-4', 'Bob', 'And?', false],
+    ]);
+  });
+
+  it('keeps a repeat as a new line when captions come back empty and the speaker says it again', () => {
+    const t = setup();
+    const [a, b, c] = [{}, {}, {}];
+    t.tracker.update([block(a, 'Alice', 'And?'), block(b, 'Bob', 'Well')]);
+    t.advance(100);
+    t.tracker.update([]);
+    t.advance(100);
+    t.tracker.update([block(c, 'Alice', 'And?')]);
+    // Alone, after Meet cleared its captions: the old line is long gone.
+    const [d] = [{}];
+    t.advance(3000);
+    t.tracker.update([]);
+    t.advance(2000);
+    t.tracker.update([block(d, 'Alice', 'And?')]);
+    t.advance(1000);
+    t.tracker.tick();
+    expect(t.latest().map((l) => [l.captionId, l.speaker, l.text])).toEqual([
+      ['p-1', 'Alice', 'And?'],
+      ['p-2', 'Bob', 'Well'],
+      ['p-3', 'Alice', 'And?'],
+      ['p-4', 'Alice', 'And?'],
+    ]);
+  });
+
+  it('still re-adopts blocks Meet re-renders after a moment without a region', () => {
+    const t = setup();
+    const [a, b] = [{}, {}];
+    t.tracker.update([block(a, 'Alice', 'Mm-hmm.'), block(b, 'Bob', 'Right')]);
+    t.advance(100);
+    t.tracker.update([]);
+    t.advance(900);
+    const b2 = {};
+    t.tracker.update([block({}, 'Alice', 'Mm-hmm.'), block(b2, 'Bob', 'Right')]);
+    t.tracker.update([block({}, 'Alice', 'Mm-hmm.'), block(b2, 'Bob', 'Right, so')]);
+    t.advance(1000);
+    t.tracker.tick();
+    expect(t.latest().map((l) => [l.captionId, l.text])).toEqual([
+      ['p-1', 'Mm-hmm.'],
+      ['p-2', 'Right, so'],
+    ]);
+  });
+
   it('replaces "You" with the user name', () => {
     const t = setup({ selfName: 'Dana Scully' });
     t.tracker.update([block({}, 'You', 'Can you hear me?')]);

@@ -62,10 +62,21 @@ interface BlockState {
   shownLength: number;
 }
 
+/** Where a block stands in the current pass. */
+interface BlockPlace {
+  /** The latest spokenAt among the lines of the blocks before it. */
+  after: number;
+  /** A block of another speaker comes after it. */
+  followedByOther: boolean;
+}
+
 /** Region replacements re-render the same blocks as new elements; they must not become duplicate lines. */
 const ADOPT_MIN_PREFIX = 20;
-/** Re-rendering happens at once; a line gone for longer is history, and matching it would swallow a repeat. */
-const ADOPT_WINDOW_MS = 5000;
+/**
+ * Re-rendering happens at once (at most one poll of the region apart); a line gone for longer is history,
+ * and matching it would swallow a repeat said after Meet cleared the captions.
+ */
+const ADOPT_WINDOW_MS = 1500;
 const RECENT_LINES_KEPT = 30;
 
 /** The longest run of words that ends `before` and starts `after`, as it appears in `after`. */
@@ -118,11 +129,16 @@ export class CaptionTracker {
       if (line) present.add(line);
     }
 
+    // Spoken order of the lines shown so far in this pass: a re-rendered block keeps its place (see adoptMissing).
+    let shownUpTo = 0;
     snapshots.forEach((snapshot, index) => {
-      const line = this.updateBlock(snapshot, speakers[index] ?? UNKNOWN_SPEAKER, now, present);
+      const speaker = speakers[index] ?? UNKNOWN_SPEAKER;
+      const followedByOther = speakers.slice(index + 1).some((s) => s !== speaker);
+      const line = this.updateBlock(snapshot, speaker, now, present, { after: shownUpTo, followedByOther });
       if (!line) return;
       present.add(line);
-      if (speakers.slice(index + 1).some((s) => s !== line.speaker)) line.followedByOtherSpeaker = true;
+      shownUpTo = Math.max(shownUpTo, line.spokenAt);
+      if (followedByOther) line.followedByOtherSpeaker = true;
     });
 
     for (const line of this.lines) {
@@ -156,6 +172,7 @@ export class CaptionTracker {
     speaker: string,
     now: number,
     present: ReadonlySet<LineState>,
+    place: BlockPlace,
   ): LineState | undefined {
     let block = this.blocks.get(snapshot.key);
     if (!block) {
@@ -174,7 +191,7 @@ export class CaptionTracker {
     if (!line) {
       // Meet adds a block before any words arrive; it becomes a line with its first words.
       if (!text) return undefined;
-      line = this.adoptMissing(speaker, text, present, now) ?? this.newLine(block, speaker, snapshot.avatar, text, now);
+      line = this.adoptMissing(speaker, text, present, place, now) ?? this.newLine(block, speaker, snapshot.avatar, text, now);
       block.line = line;
       this.applyText(line, text, now);
       return line;
@@ -235,17 +252,25 @@ export class CaptionTracker {
   /**
    * A line missing from the region, of the same speaker and with matching text: the same block re-rendered
    * by Meet (e.g. the region was replaced). It continues instead of becoming a duplicate.
+   *
+   * A re-rendered block keeps its place among the others, so a line only qualifies when it comes later in
+   * spoken order than every line shown before this block, and, if another speaker's line followed it, when
+   * a block of another speaker still follows this one. A short line said again ("Mm-hmm.") after others
+   * spoke fails one of the two: it is a new line, not the old one coming back.
    */
   private adoptMissing(
     speaker: string,
     text: string,
     present: ReadonlySet<LineState>,
+    place: BlockPlace,
     now: number,
   ): LineState | undefined {
     const wanted = normalizeForMatch(text);
     const line = this.lines.find((candidate) => {
       if (present.has(candidate) || candidate.closed === 'split' || candidate.speaker !== speaker) return false;
       if (candidate.detachedAt !== undefined && now - candidate.detachedAt > ADOPT_WINDOW_MS) return false;
+      if (candidate.spokenAt <= place.after) return false;
+      if (candidate.followedByOtherSpeaker && !place.followedByOther) return false;
       const have = normalizeForMatch(candidate.text);
       if (have === wanted) return true;
       const [shorter, longer] = have.length < wanted.length ? [have, wanted] : [wanted, have];
