@@ -2,6 +2,7 @@ export * from './errors.js';
 export * from './premium.js';
 export * from './meeting.js';
 export * from './transcript.js';
+export * from './capture-events.js';
 export * from './auth.js';
 export * from './handshake.js';
 export * from './prompts/index.js';

@@ -7,11 +7,12 @@ import {
   meetingListInputSchema,
   meetingMessagesInputSchema,
   meetingMessagesSchema,
+  meetingEventSchema,
   meetingSchema,
 } from '@mbox/shared';
 import { authedProcedure, premiumProcedure, router } from '../../trpc/trpc.js';
 import { encryptMeeting } from '../message/service.js';
-import { deleteMeeting, getMeeting, getMeetingMessages, listMeetingGroups, listMeetings, watchLines, watchMeetings } from './service.js';
+import { deleteMeeting, getMeeting, getMeetingEvents, getMeetingMessages, listMeetingGroups, listMeetings, watchLines, watchMeetings } from './service.js';
 
 const tags = ['meetings'];
 const idInput = z.strictObject({ id: meetingIdSchema });
@@ -56,6 +57,14 @@ export const meetingRouter = router({
     .input(meetingMessagesInputSchema)
     .output(meetingMessagesSchema)
     .query(({ ctx, input }) => getMeetingMessages(ctx.deps, ctx.user.id, input)),
+
+  events: authedProcedure
+    .meta({
+      openapi: { method: 'GET', path: '/meeting/{id}/events', tags, protect: true, summary: "A meeting's capture gaps (captions off, capture broken), in time order" },
+    })
+    .input(idInput)
+    .output(z.array(meetingEventSchema))
+    .query(({ ctx, input }) => getMeetingEvents(ctx.deps, ctx.user.id, input.id)),
 
   delete: authedProcedure
     .meta({ openapi: { method: 'DELETE', path: '/meeting/{id}', tags, protect: true, summary: 'Delete a meeting' } })

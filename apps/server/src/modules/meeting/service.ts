@@ -6,7 +6,9 @@ import {
   type Meeting as MeetingDto,
   type MeetingDetail,
   type MeetingGroups,
+  type MeetingEvent as MeetingEventDto,
   type MeetingMessages,
+  captureEventKindSchema,
   type Message as MessageDto,
   MESSAGE_CURSOR_PATTERN,
 } from '@mbox/shared';
@@ -145,6 +147,20 @@ export async function getMeetingMessages(
   if (!forward) page.reverse();
   const messages = await openMessages(deps, userId, page);
   return { meet: toMeetingDto(meeting), messages: messages.map(toMessageDto), next, total };
+}
+
+/** The meeting's capture gaps in time order; kinds this server version does not know are left out. */
+export async function getMeetingEvents(deps: AppDeps, userId: string, meetingId: string): Promise<MeetingEventDto[]> {
+  const meeting = await findOwnMeeting(deps, userId, meetingId);
+  const rows = await deps.db.meetingEvent.findMany({
+    where: { meetingId: meeting.id },
+    orderBy: [{ startedAt: 'asc' }, { id: 'asc' }],
+  });
+  return rows.flatMap((row) => {
+    const kind = captureEventKindSchema.safeParse(row.kind);
+    if (!kind.success) return [];
+    return [{ key: row.id, kind: kind.data, startedAt: row.startedAt.getTime(), endedAt: row.endedAt?.getTime() ?? null }];
+  });
 }
 
 /** Removes the meeting with its messages and summaries (cascade). */

@@ -1,11 +1,13 @@
 import {
   endMeetingInputSchema,
   endMeetingOutputSchema,
+  ingestEventsInputSchema,
+  ingestEventsOutputSchema,
   ingestLinesInputSchema,
   ingestLinesOutputSchema,
 } from '@mbox/shared';
 import { authedProcedure, router } from '../../trpc/trpc.js';
-import { endMeeting, ingestLines } from './service.js';
+import { endMeeting, ingestEvents, ingestLines } from './service.js';
 
 const tags = ['transcript'];
 
@@ -15,6 +17,12 @@ export const transcriptRouter = router({
     .input(ingestLinesInputSchema)
     .output(ingestLinesOutputSchema)
     .mutation(({ ctx, input }) => ingestLines(ctx.deps, ctx.user.id, input)),
+
+  events: authedProcedure
+    .meta({ openapi: { method: 'POST', path: '/transcript/events', tags, protect: true, summary: 'Store capture gaps (captions off, capture broken)' } })
+    .input(ingestEventsInputSchema)
+    .output(ingestEventsOutputSchema)
+    .mutation(({ ctx, input }) => ingestEvents(ctx.deps, ctx.user.id, input)),
 
   end: authedProcedure
     .meta({ openapi: { method: 'POST', path: '/transcript/end', tags, protect: true, summary: 'Mark a meeting finished' } })

@@ -1,6 +1,14 @@
-import type { IngestLinesInput, IngestLinesOutput, TranscriptLine } from '@mbox/shared';
+import type {
+  CaptureEvent,
+  IngestEventsInput,
+  IngestEventsOutput,
+  IngestLinesInput,
+  IngestLinesOutput,
+  TranscriptLine,
+} from '@mbox/shared';
 import { encryptText, ensureDataKey, messageContext } from '../../crypto/encryption.js';
 import type { AppDeps } from '../../deps.js';
+import type { Meeting, Prisma } from '../../generated/prisma/client.js';
 
 /** Keeps the highest revision of each caption block when a batch repeats one. */
 function latestPerCaption(lines: TranscriptLine[]): TranscriptLine[] {
@@ -19,6 +27,35 @@ function mergeNames(current: string[], added: Iterable<string>): string[] {
 }
 
 /**
+ * Creates the meeting of a capture session on its first batch, or merges the latest facts into it.
+ * The upsert takes the meeting row's lock until the transaction commits.
+ */
+async function upsertMeeting(
+  tx: Prisma.TransactionClient,
+  userId: string,
+  info: IngestLinesInput['meeting'],
+  speakers: string[],
+): Promise<{ meeting: Meeting; isNew: boolean }> {
+  const existing = await tx.meeting.findUnique({ where: { userId_sessionId: { userId, sessionId: info.sessionId } } });
+  const meeting = await tx.meeting.upsert({
+    where: { userId_sessionId: { userId, sessionId: info.sessionId } },
+    create: {
+      userId,
+      sessionId: info.sessionId,
+      meetCode: info.meetCode,
+      title: info.title?.trim() ?? '',
+      startedAt: new Date(info.startedAt),
+      users: mergeNames(info.participants ?? [], speakers),
+    },
+    update: {
+      ...(info.title?.trim() ? { title: info.title.trim() } : {}),
+      users: mergeNames(existing?.users ?? [], [...(info.participants ?? []), ...speakers]),
+    },
+  });
+  return { meeting, isNew: !existing };
+}
+
+/**
  * Stores a batch of caption lines: upsert by (meeting, captionId), where a lower or equal revision never
  * overwrites a higher one. Resending a batch changes nothing, so the extension may retry freely.
  */
@@ -28,24 +65,7 @@ export async function ingestLines(deps: AppDeps, userId: string, input: IngestLi
   const speakers = lines.map((l) => l.speaker);
 
   const result = await deps.db.$transaction(async (tx) => {
-    const existingMeeting = await tx.meeting.findUnique({
-      where: { userId_sessionId: { userId, sessionId: info.sessionId } },
-    });
-    const meeting = await tx.meeting.upsert({
-      where: { userId_sessionId: { userId, sessionId: info.sessionId } },
-      create: {
-        userId,
-        sessionId: info.sessionId,
-        meetCode: info.meetCode,
-        title: info.title?.trim() ?? '',
-        startedAt: new Date(info.startedAt),
-        users: mergeNames(info.participants ?? [], speakers),
-      },
-      update: {
-        ...(info.title?.trim() ? { title: info.title.trim() } : {}),
-        users: mergeNames(existingMeeting?.users ?? [], [...(info.participants ?? []), ...speakers]),
-      },
-    });
+    const { meeting, isNew: meetingIsNew } = await upsertMeeting(tx, userId, info, speakers);
 
     // The upsert above holds the meeting row's lock until commit, so meeting.encrypted and each
     // message's flag cannot change under us (encryption takes the same lock).
@@ -101,7 +121,7 @@ export async function ingestLines(deps: AppDeps, userId: string, input: IngestLi
       : [];
     return {
       meetingId: meeting.id,
-      isNew: !existingMeeting,
+      isNew: meetingIsNew,
       accepted: created.length + updated,
       changedIds: created.length + updated ? changed.map((m) => m.id) : [],
     };
@@ -131,4 +151,64 @@ export async function endMeeting(
     deps.events.emit('meeting.changed', { userId, meetingId: meeting.id, kind: 'finished' });
   }
   return { meetingKey: meeting.id };
+}
+
+/** The latest report of each gap in a batch: a closed report wins over an open one, the later end over an earlier. */
+function latestPerEvent(events: CaptureEvent[]): CaptureEvent[] {
+  const latest = new Map<string, CaptureEvent>();
+  for (const event of events) {
+    const seen = latest.get(event.eventId);
+    if (!seen || (event.endedAt ?? -1) > (seen.endedAt ?? -1)) latest.set(event.eventId, event);
+  }
+  return [...latest.values()];
+}
+
+/**
+ * Stores capture gaps of a session's meeting, creating the meeting when no line came yet (captions off
+ * from the start). Idempotent by eventId: a gap reported open and then closed is one event; an end is
+ * never undone by a resent open report, and only a later end moves it.
+ */
+export async function ingestEvents(deps: AppDeps, userId: string, input: IngestEventsInput): Promise<IngestEventsOutput> {
+  const events = latestPerEvent(input.events);
+  const result = await deps.db.$transaction(async (tx) => {
+    const { meeting, isNew } = await upsertMeeting(tx, userId, input.meeting, []);
+    const stored = await tx.meetingEvent.findMany({
+      where: { meetingId: meeting.id, clientId: { in: events.map((e) => e.eventId) } },
+      select: { clientId: true, endedAt: true },
+    });
+    const storedEnd = new Map(stored.map((e) => [e.clientId, e.endedAt?.getTime() ?? null]));
+    const fresh = events.filter((e) => !storedEnd.has(e.eventId));
+    const created = fresh.length
+      ? await tx.meetingEvent.createMany({
+          data: fresh.map((e) => ({
+            meetingId: meeting.id,
+            clientId: e.eventId,
+            kind: e.kind,
+            startedAt: new Date(e.startedAt),
+            endedAt: e.endedAt === undefined ? null : new Date(e.endedAt),
+          })),
+          skipDuplicates: true,
+        })
+      : { count: 0 };
+    let updated = 0;
+    for (const event of events) {
+      if (event.endedAt === undefined || !storedEnd.has(event.eventId)) continue;
+      const end = storedEnd.get(event.eventId) ?? null;
+      if (end !== null && end >= event.endedAt) continue;
+      const { count } = await tx.meetingEvent.updateMany({
+        where: {
+          meetingId: meeting.id,
+          clientId: event.eventId,
+          OR: [{ endedAt: null }, { endedAt: { lt: new Date(event.endedAt) } }],
+        },
+        data: { endedAt: new Date(event.endedAt) },
+      });
+      updated += count;
+    }
+    return { meetingId: meeting.id, isNew, accepted: created.count + updated };
+  });
+  if (result.isNew) deps.events.emit('meeting.changed', { userId, meetingId: result.meetingId, kind: 'created' });
+  // Readers of the transcript refresh its gaps on meeting updates.
+  else if (result.accepted) deps.events.emit('meeting.changed', { userId, meetingId: result.meetingId, kind: 'updated' });
+  return { meetingKey: result.meetingId, accepted: result.accepted };
 }
