@@ -103,6 +103,7 @@ function startSession(meetCode: string): void {
 
 function endSession(): void {
   if (!session) return;
+  scanNow();
   tracker?.finalizeAll();
   flushLines();
   send({ type: 'capture-end', sessionId: session.sessionId, finishedAt: Date.now() });
@@ -127,6 +128,12 @@ function scan(): void {
 
 function scheduleScan(): void {
   scanTimer ??= setTimeout(scan, SCAN_DEBOUNCE_MS);
+}
+
+/** Before finalising, words Meet showed inside the debounce window must still be read. */
+function scanNow(): void {
+  clearTimeout(scanTimer);
+  scan();
 }
 
 /** Meet replaces the region node on layout changes; follow whichever node is current. */
@@ -202,6 +209,7 @@ function init(): void {
   // A closing or reloading tab takes the caption blocks with it: their lines are final. The worker ends
   // the meeting on tab close; a reload continues the session with new blocks.
   window.addEventListener('pagehide', () => {
+    scanNow();
     tracker?.finalizeAll();
     flushLines();
   });

@@ -1,0 +1,94 @@
+// @vitest-environment jsdom
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { TranscriptLine } from '@mbox/shared';
+
+/** The content script itself, on the fake Meet page in jsdom, with the extension APIs stubbed. */
+
+const fixtureDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../tests/fixtures/meet');
+const fixtureHtml = readFileSync(path.join(fixtureDir, 'index.html'), 'utf8');
+const fixtureScript = readFileSync(path.join(fixtureDir, 'meet.js'), 'utf8');
+
+interface SentMessage {
+  type: string;
+  lines?: TranscriptLine[];
+}
+
+/** Any chrome.* API the script touches answers with an empty result; sendMessage is recorded. */
+function stubChrome(sent: SentMessage[]): unknown {
+  const api = (): unknown =>
+    new Proxy(() => Promise.resolve({}), {
+      get: (_target, key) => (key === 'then' ? undefined : api()),
+    });
+  return new Proxy(
+    {},
+    {
+      get: (_target, key) =>
+        key === 'runtime'
+          ? new Proxy(
+              {},
+              {
+                get: (_t, runtimeKey) =>
+                  runtimeKey === 'sendMessage'
+                    ? (message: SentMessage) => {
+                        sent.push(message);
+                        return Promise.resolve({ ok: true });
+                      }
+                    : api(),
+              },
+            )
+          : api(),
+    },
+  );
+}
+
+function captionText(): Text {
+  const blocks = document.querySelectorAll('[jsname="tgaKEf"]');
+  const node = blocks[blocks.length - 1]?.firstChild;
+  if (!(node instanceof Text)) throw new Error('no caption text');
+  return node;
+}
+
+const flushMicrotasks = () => new Promise<void>((resolve) => queueMicrotask(resolve));
+
+describe('content script', () => {
+  const sent: SentMessage[] = [];
+
+  beforeEach(async () => {
+    sent.length = 0;
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+    vi.stubGlobal('chrome', stubChrome(sent));
+    history.replaceState({}, '', '/abc-defg-hij');
+    document.documentElement.innerHTML = fixtureHtml.replace(/^<!doctype html>/i, '');
+    new Function(fixtureScript)();
+    vi.resetModules();
+    await import('./index.js');
+  });
+
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+    document.documentElement.innerHTML = '';
+    delete (window as unknown as Record<string, unknown>)['__mboxCapture'];
+  });
+
+  const sentLines = () => sent.flatMap((m) => (m.type === 'capture-lines' ? (m.lines ?? []) : []));
+
+  it('sends the words Meet showed inside the debounce window when the page goes away', async () => {
+    const meet = (window as unknown as { __meet: { say(s: string, t: string, o: object): Promise<void> } }).__meet;
+    const said = meet.say('Bob Builder', 'See you', { stepMs: 0, rewrites: 0 });
+    await vi.advanceTimersByTimeAsync(1000);
+    await said;
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(sentLines().at(-1)).toMatchObject({ speaker: 'Bob Builder', text: 'See you', final: false });
+
+    // The last words arrive, and the tab closes before the debounced scan runs.
+    captionText().data = 'See you tomorrow then';
+    await flushMicrotasks();
+    window.dispatchEvent(new Event('pagehide'));
+
+    expect(sentLines().at(-1)).toMatchObject({ speaker: 'Bob Builder', text: 'See you tomorrow then', final: true });
+  });
+});
