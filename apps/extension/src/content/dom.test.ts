@@ -11,10 +11,11 @@ import {
   isLeaveButtonClick,
   meetCodeFromPath,
   readParticipants,
+  readSelfAvatar,
   readSelfName,
   titleFromDocumentTitle,
 } from './page.js';
-import { CaptionTracker } from './tracker.js';
+import { CaptionTracker, type SelfIdentity } from './tracker.js';
 
 /** Runs the real fake-Meet fixture (tests/fixtures/meet) in jsdom, so selectors are checked against it. */
 
@@ -28,6 +29,7 @@ interface SayOptions {
   shrink?: boolean;
   wordsPerStep?: number;
   stepMs?: number;
+  avatar?: string;
 }
 interface FakeMeet {
   say(speaker: string, text: string, options?: SayOptions): Promise<void>;
@@ -36,6 +38,7 @@ interface FakeMeet {
   captionsOn(): Promise<void>;
   leave(): Promise<void>;
   configure(options: { maxBlocks?: number; cutAt?: number; stepMs?: number }): Promise<void>;
+  setParticipants(names: string[]): Promise<void>;
   spoken(): Promise<{ speaker: string; text: string }[]>;
   blocks(): Promise<{ speaker: string; text: string }[]>;
 }
@@ -49,13 +52,13 @@ function loadFixture(url = '/abc-defg-hij'): FakeMeet {
 }
 
 /** Wires a tracker to the region the way the content script does (mutations → snapshot → update). */
-function capture(selfName?: string) {
+function capture(self: Partial<SelfIdentity> = {}) {
   let now = 0;
   const lines = new Map<string, TranscriptLine>();
   const tracker = new CaptionTracker({
     idPrefix: 't',
     now: () => now,
-    selfName: () => selfName,
+    self: () => ({ name: undefined, pageNames: [], avatar: undefined, others: [], ...self }),
     onLine: (line) => lines.set(line.captionId, line),
   });
   let region: Element | null = null;
@@ -137,7 +140,7 @@ describe('Meet caption DOM (fixture)', () => {
 describe('capturing the fixture with CaptionTracker', () => {
   it('captures a conversation with in-place rewrites and shrinks exactly once per turn', async () => {
     const meet = loadFixture();
-    const cap = capture('Alice Example');
+    const cap = capture({ name: 'Alice Example' });
     await meet.say('Alice Example', 'Let us start with the quarterly numbers and then move on to hiring', { rewrites: 2, shrink: true, stepMs: 1 });
     await meet.say('Bob Builder', 'Sounds good to me, I have the slides ready', { rewrites: 1, stepMs: 1 });
     await meet.say('You', 'Great, go ahead', { stepMs: 1 });
@@ -175,6 +178,35 @@ describe('capturing the fixture with CaptionTracker', () => {
     ]);
     expect(lines[0]?.final).toBe(true);
     expect(lines[1]?.final).toBe(true);
+  });
+
+  it('stores own captions of a German Meet UI under the account name, with the page as the only other source', async () => {
+    const meet = loadFixture();
+    await meet.setParticipants(['Alice Example', 'Bob Builder']);
+    // The own tile shows the user's photo, which is also the avatar of their captions.
+    const photo = 'https://lh3.googleusercontent.com/a/ACg8ocAlice';
+    document.querySelector('[data-self-name]')?.append(Object.assign(document.createElement('img'), { src: `${photo}=s48-c` }));
+    const pageName = readSelfName(document);
+    const cap = capture({
+      name: 'Alice from Mbox',
+      pageNames: pageName ? [pageName] : [],
+      avatar: readSelfAvatar(document),
+      others: readParticipants(document).filter((n) => n !== pageName),
+    });
+    await meet.say('Bob Builder', 'Hören Sie mich gut?', { stepMs: 1, rewrites: 0 });
+    await meet.say('Sie', 'Ja, sehr gut', { stepMs: 1, rewrites: 0 });
+    await meet.say('Bob Builder', 'Prima', { stepMs: 1, rewrites: 0 });
+    await meet.say('Ich selbst', 'Ein Label, das keine Tabelle kennt', { stepMs: 1, rewrites: 0, avatar: `${photo}=s64-c` });
+    cap.advance(7000);
+    cap.stop();
+
+    expect(cap.lines().map((l) => [l.speaker, l.text])).toEqual([
+      ['Bob Builder', 'Hören Sie mich gut?'],
+      ['Alice from Mbox', 'Ja, sehr gut'],
+      ['Bob Builder', 'Prima'],
+      ['Alice from Mbox', 'Ein Label, das keine Tabelle kennt'],
+    ]);
+    expect(readParticipants(document, 'Alice from Mbox')).toEqual(['Alice from Mbox', 'Bob Builder']);
   });
 
   it('stores a short line said twice by the same speaker twice, in spoken order', async () => {

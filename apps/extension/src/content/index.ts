@@ -12,10 +12,11 @@ import {
   isLeaveButtonClick,
   meetCodeFromPath,
   readParticipants,
+  readSelfAvatar,
   readSelfName,
   titleFromDocumentTitle,
 } from './page.js';
-import { CaptionTracker } from './tracker.js';
+import { CaptionTracker, type SelfIdentity } from './tracker.js';
 
 /**
  * Caption capture on meet.google.com. Reads the page only; every line goes to the service worker, which
@@ -30,6 +31,7 @@ const HEARTBEAT_MS = 10_000;
 /** call_end can vanish briefly while Meet re-renders its toolbar; only a lasting absence is a leave. */
 const LEFT_AFTER_MS = 3000;
 const SELF_NAME_KEY = 'mbox:self-name';
+const SELF_AVATAR_KEY = 'mbox:self-avatar';
 
 interface Session {
   sessionId: string;
@@ -48,12 +50,33 @@ let gapSince: number | null = null;
 let lastHealthKey = '';
 let lastHealthSentAt = 0;
 let accountName: string | undefined;
+let self: SelfIdentity = { name: undefined, pageNames: [], avatar: undefined, others: [] };
 const pending = new Map<string, TranscriptLine>();
 
-function selfName(): string | undefined {
-  const fromPage = readSelfName(document);
-  if (fromPage) sessionStorage.setItem(SELF_NAME_KEY, fromPage);
-  return fromPage ?? sessionStorage.getItem(SELF_NAME_KEY) ?? accountName;
+/** The pre-join screen shows what the call may not; a reload keeps it through sessionStorage. */
+function remembered(key: string, fromPage: string | undefined): string | undefined {
+  if (fromPage) sessionStorage.setItem(key, fromPage);
+  return fromPage ?? sessionStorage.getItem(key) ?? undefined;
+}
+
+/**
+ * Who the user is, re-read on every poll rather than per caption mutation. Their lines are stored under
+ * the name the handshake gave the extension (the Mbox account), else under Meet's display name.
+ */
+function refreshSelf(): void {
+  const pageName = remembered(SELF_NAME_KEY, readSelfName(document));
+  self = {
+    name: accountName ?? pageName,
+    pageNames: pageName ? [pageName] : [],
+    avatar: remembered(SELF_AVATAR_KEY, readSelfAvatar(document)),
+    others: readParticipants(document).filter((name) => name !== pageName),
+  };
+}
+
+function setAccountName(account: unknown): void {
+  const name = (account as { user?: { name?: string } } | undefined)?.user?.name;
+  accountName = name || undefined;
+  refreshSelf();
 }
 
 function send(message: CaptureLinesMessage | CaptureEndMessage | CaptureHealthMessage): void {
@@ -69,7 +92,7 @@ function meetingInfo(current: Session): CaptureLinesMessage['meeting'] {
   };
   const title = titleFromDocumentTitle(document.title, current.meetCode);
   if (title) meeting.title = title;
-  const participants = readParticipants(document);
+  const participants = readParticipants(document, self.name);
   if (participants.length > 0) meeting.participants = participants;
   return meeting;
 }
@@ -94,7 +117,7 @@ function startSession(meetCode: string): void {
   tracker = new CaptionTracker({
     idPrefix: pageLoadId,
     now: () => Date.now(),
-    selfName,
+    self: () => self,
     onLine: (line) => pending.set(line.captionId, line),
   });
   detachObserver();
@@ -173,6 +196,7 @@ function reportHealth(force = false): void {
 
 function poll(): void {
   const now = Date.now();
+  refreshSelf();
   const code = meetCodeFromPath(location.pathname);
   if (session && session.meetCode !== code) endSession();
 
@@ -195,13 +219,11 @@ function poll(): void {
 }
 
 function init(): void {
-  chrome.storage.local.get('account').then(
-    (items) => {
-      const account = items['account'] as { user?: { name?: string } } | undefined;
-      accountName = account?.user?.name || undefined;
-    },
-    () => undefined,
-  );
+  chrome.storage.local.get('account').then((items) => setAccountName(items['account']), () => undefined);
+  // Signing in (or switching account) while in the call names the user's next lines.
+  chrome.storage.onChanged.addListener((changes, area) => {
+    if (area === 'local' && changes['account']) setAccountName(changes['account'].newValue);
+  });
   // Leaving tears the call UI down at once; finalize before the blocks disappear.
   document.addEventListener('click', (event) => {
     if (session && isLeaveButtonClick(event.target)) endSession();

@@ -1,4 +1,4 @@
-import { MEET_CODE_PATTERN } from '@mbox/shared';
+import { MEET_CODE_PATTERN } from '@mbox/shared/meet-code';
 
 /**
  * Meeting-level facts read from the Meet page. Like dom.ts, these rely on structure, data attributes and
@@ -47,9 +47,21 @@ export function isLeaveButtonClick(target: EventTarget | null): boolean {
 
 const PARTICIPANT_NAME_SELECTORS = ['.zWGUib', '.XEazBc', '[data-self-name]'];
 
-export function readParticipants(doc: Document): string[] {
+/** The user's own tile: the participant tile holding `[data-self-name]`. */
+function selfTile(doc: Document): Element | null {
+  const marker = doc.querySelector('[data-self-name]');
+  return marker?.closest('[data-participant-id]') ?? marker?.querySelector('[data-participant-id]') ?? null;
+}
+
+/** Participant names from the tiles; the user's own tile counts under `selfName` when given. */
+export function readParticipants(doc: Document, selfName?: string): string[] {
   const names = new Set<string>();
+  const own = selfTile(doc);
   for (const tile of Array.from(doc.querySelectorAll('[data-participant-id]'))) {
+    if (tile === own && selfName) {
+      names.add(selfName);
+      continue;
+    }
     for (const selector of PARTICIPANT_NAME_SELECTORS) {
       const name = tile.querySelector(selector)?.textContent?.replace(/\s+/g, ' ').trim();
       if (name) {
@@ -67,4 +79,14 @@ export function readSelfName(doc: Document): string | undefined {
   if (attr) return attr;
   const preJoin = doc.querySelector('.awLEm')?.textContent?.trim();
   return preJoin || undefined;
+}
+
+/**
+ * The user's avatar image: in the own tile, or on the Google account button (its link to the account's
+ * sign-out options is the same in every UI language).
+ */
+export function readSelfAvatar(doc: Document): string | undefined {
+  const fromTile = selfTile(doc)?.querySelector('img[src]')?.getAttribute('src');
+  if (fromTile) return fromTile;
+  return doc.querySelector('a[href*="accounts.google.com/SignOutOptions"] img[src]')?.getAttribute('src') ?? undefined;
 }

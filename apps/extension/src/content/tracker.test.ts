@@ -1,15 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { TranscriptLine } from '@mbox/shared';
 import type { CaptionBlockSnapshot } from './dom.js';
-import { CaptionTracker, overlapPrefix } from './tracker.js';
+import { CaptionTracker, avatarKey, overlapPrefix, type SelfIdentity } from './tracker.js';
 
-function setup(options: { selfName?: string } = {}) {
+function setup(options: { self?: Partial<SelfIdentity> } = {}) {
+  const self: SelfIdentity = { name: undefined, pageNames: [], avatar: undefined, others: [], ...options.self };
   let now = 1_000_000;
   const events: TranscriptLine[] = [];
   const tracker = new CaptionTracker({
     idPrefix: 'p',
     now: () => now,
-    selfName: () => options.selfName,
+    self: () => self,
     onLine: (line) => events.push(line),
   });
   const latest = () => {
@@ -241,9 +242,45 @@ describe('CaptionTracker', () => {
   });
 
   it('replaces "You" with the user name', () => {
-    const t = setup({ selfName: 'Dana Scully' });
+    const t = setup({ self: { name: 'Dana Scully' } });
     t.tracker.update([block({}, 'You', 'Can you hear me?')]);
     expect(t.events[0]?.speaker).toBe('Dana Scully');
+  });
+
+  it('recognises the self label of a non-English Meet UI and stores the account name, not the label', () => {
+    const t = setup({ self: { name: 'Dana Scully', pageNames: ['Dana S.'], others: ['Fox Mulder'] } });
+    t.tracker.update([
+      block({}, 'Fox Mulder', 'Hören Sie mich?'),
+      block({}, 'Sie', 'Ja, laut und deutlich'),
+      block({}, 'Вы', 'Да'),
+      block({}, 'Dana S.', 'Meet zeigt manchmal den Namen'),
+    ]);
+    expect(t.latest().map((l) => l.speaker)).toEqual(['Fox Mulder', 'Dana Scully', 'Dana Scully', 'Dana Scully']);
+  });
+
+  it('knows the user by avatar whatever the label, ignoring size options and the shared default avatar', () => {
+    const t = setup({ self: { name: 'Dana Scully', avatar: 'https://lh3.googleusercontent.com/a/ACg8ocDana=s32-c' } });
+    t.tracker.update([
+      block({}, 'Kei', 'A label no table lists', 'https://lh3.googleusercontent.com/a/ACg8ocDana=s64-c-mo'),
+      block({}, 'Walter Skinner', 'Someone else', 'https://lh3.googleusercontent.com/a/ACg8ocWalter=s64-c'),
+    ]);
+    expect(t.latest().map((l) => l.speaker)).toEqual(['Dana Scully', 'Walter Skinner']);
+    expect(avatarKey('https://lh3.googleusercontent.com/a/default-user=s64-c')).toBeUndefined();
+  });
+
+  it('keeps a participant whose name is a self label in some language as that participant', () => {
+    const t = setup({ self: { name: 'Dana Scully' } });
+    const withLei = setup({ self: { name: 'Dana Scully', others: ['Lei'] } });
+    t.tracker.update([block({}, 'Lei', 'Buongiorno')]);
+    withLei.tracker.update([block({}, 'Lei', 'Buongiorno')]);
+    expect(t.events[0]?.speaker).toBe('Dana Scully');
+    expect(withLei.events[0]?.speaker).toBe('Lei');
+  });
+
+  it('never stores the self label as a speaker, even before the user name is known', () => {
+    const t = setup();
+    t.tracker.update([block({}, 'Sie', 'Hallo')]);
+    expect(t.events[0]?.speaker).toBe('Unknown speaker');
   });
 
   it('names a block without a speaker "Unknown speaker" (the server requires a speaker)', () => {

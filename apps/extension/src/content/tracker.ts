@@ -1,5 +1,6 @@
 import type { TranscriptLine } from '@mbox/shared';
 import type { CaptionBlockSnapshot } from './dom.js';
+import { isSelfLabel } from './self-labels.js';
 
 /**
  * Turns successive snapshots of Meet's caption blocks into transcript line events.
@@ -15,8 +16,8 @@ export interface TrackerOptions {
   /** Unique per page load so caption ids never collide within a session after a reload. */
   idPrefix: string;
   now: () => number;
-  /** The user's own name, for Meet's "You" speaker label. */
-  selfName: () => string | undefined;
+  /** Who the user is; read once per update, so it should be cheap (the content script caches it). */
+  self: () => SelfIdentity;
   onLine: (line: TranscriptLine) => void;
   /** Without changes for this long, a line is final. */
   idleFinalMs?: number;
@@ -28,9 +29,42 @@ export interface TrackerOptions {
   shrinkSettleMs?: number;
 }
 
-/** Meet's label for the user's own captions (English UI; other languages keep their own label). */
-export const SELF_LABELS = new Set(['You']);
+/** The user, as far as the page and the extension know them. */
+export interface SelfIdentity {
+  /** The name the user's lines are stored under: the account's name from the handshake, else Meet's. */
+  name: string | undefined;
+  /** Names Meet shows for the user (in the call, on the pre-join screen). */
+  pageNames: readonly string[];
+  /** The user's own avatar image URL on the page (own tile, account button). */
+  avatar: string | undefined;
+  /** Names of the other participants: a self label that is somebody's name is that person. */
+  others: readonly string[];
+}
+
 export const UNKNOWN_SPEAKER = 'Unknown speaker';
+
+/**
+ * An avatar URL without its size and crop options (`…=s64-c`), which differ between the caption and the
+ * account button; undefined for Meet's shared default avatar, which identifies nobody.
+ */
+export function avatarKey(url: string | undefined): string | undefined {
+  if (!url || /default-user|\/a\/default/.test(url)) return undefined;
+  return url.replace(/[?#].*$/, '').replace(/=[^/]*$/, '');
+}
+
+/**
+ * Whether a caption is the user's own. Language-independent signals first: the user's avatar (a personal
+ * photo), then a label that is one of the user's names; only then Meet's localised self label ("You",
+ * "Sie", "Vous" …), unless that word is the name of another participant.
+ */
+export function isOwnCaption(snapshot: Pick<CaptionBlockSnapshot, 'speaker' | 'avatar'>, self: SelfIdentity): boolean {
+  const mine = avatarKey(self.avatar);
+  if (mine !== undefined && avatarKey(snapshot.avatar) === mine) return true;
+  const label = snapshot.speaker;
+  if (!label) return false;
+  if (label === self.name || self.pageNames.includes(label)) return true;
+  return isSelfLabel(label) && !self.others.includes(label);
+}
 
 interface LineState {
   captionId: string;
@@ -121,7 +155,8 @@ export class CaptionTracker {
   /** Feed the blocks currently in the caption region, oldest first. */
   update(snapshots: readonly CaptionBlockSnapshot[]): void {
     const now = this.options.now();
-    const speakers = snapshots.map((s) => this.resolveSpeaker(s.speaker));
+    const self = this.options.self();
+    const speakers = snapshots.map((s) => this.resolveSpeaker(s, self));
     // Lines of blocks already known are present before new blocks may adopt a missing line.
     const present = new Set<LineState>();
     for (const snapshot of snapshots) {
@@ -162,9 +197,10 @@ export class CaptionTracker {
     }
   }
 
-  private resolveSpeaker(label: string): string {
-    if (SELF_LABELS.has(label)) return this.options.selfName() || label;
-    return label || UNKNOWN_SPEAKER;
+  /** The user's lines go under the user's name; Meet's self label is never stored as a speaker. */
+  private resolveSpeaker(snapshot: CaptionBlockSnapshot, self: SelfIdentity): string {
+    if (isOwnCaption(snapshot, self)) return self.name || self.pageNames[0] || UNKNOWN_SPEAKER;
+    return snapshot.speaker || UNKNOWN_SPEAKER;
   }
 
   private updateBlock(
