@@ -11,9 +11,9 @@
  *   HOURS=1 npm run bench:capture
  */
 import { readdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
-import { JSDOM } from 'jsdom';
 import type { TranscriptLine } from '@mbox/shared';
 import { readCaptionBlocks } from '../../apps/extension/src/content/dom.js';
 import { CaptionTracker } from '../../apps/extension/src/content/tracker.js';
@@ -28,6 +28,9 @@ const SEND_INTERVAL_MS = 500;
 const TICK_MS = 1000;
 const MARK_MS = 30 * 60_000;
 const FILLERS = ['uh', 'the', 'a', 'and', 'so'];
+
+/** jsdom (vitest's DOM environment) ships no type declarations; this is the part used here. */
+const { JSDOM } = createRequire(import.meta.url)('jsdom') as { JSDOM: new (html: string) => { window: Window } };
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -72,7 +75,7 @@ function meetPage() {
     el('div', { class: 'iOzk7' }),
   ]);
   doc.body.append(region);
-  const blocks = () => Array.from(region.querySelectorAll('.nMcdL.bj4p3b'));
+  const blocks = () => Array.from(region.querySelectorAll<HTMLElement>('.nMcdL.bj4p3b'));
   return {
     region,
     appendBlock(speaker: string): Text {
