@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import {
+  captureEventKindSchema,
+  captureEventSchema,
   handshakeRequestSchema,
   handshakeUserSchema,
   ingestMeetingSchema,
@@ -24,6 +26,12 @@ export const captureHealthSchema = z.object({
   lastLineAt: z.number().nullable(),
   /** Since when captions have been missing while in the call (a gap in the transcript); null when fine. */
   gapSince: z.number().nullable(),
+  /** What the gap in progress is; null when fine. */
+  gapKind: captureEventKindSchema.nullable(),
+  /** The region shows text no selector can read: Meet changed its page and capture is broken. */
+  unreadable: z.boolean(),
+  /** The session's latest gaps, newest last. */
+  gaps: z.array(captureEventSchema).max(20),
   updatedAt: z.number(),
 });
 export type CaptureHealth = z.infer<typeof captureHealthSchema>;
@@ -41,6 +49,14 @@ export const captureEndMessageSchema = z.object({
   finishedAt: z.number(),
 });
 export type CaptureEndMessage = z.infer<typeof captureEndMessageSchema>;
+
+/** Gaps opened or closed in the capture; the worker queues them for POST /v1/transcript/events. */
+export const captureGapsMessageSchema = z.object({
+  type: z.literal('capture-gaps'),
+  meeting: ingestMeetingSchema,
+  gaps: z.array(captureEventSchema).min(1),
+});
+export type CaptureGapsMessage = z.infer<typeof captureGapsMessageSchema>;
 
 export const captureHealthMessageSchema = z.object({
   type: z.literal('capture-health'),
@@ -66,6 +82,7 @@ export const runtimeMessageSchema = z.discriminatedUnion('type', [
   captureLinesMessageSchema,
   captureEndMessageSchema,
   captureHealthMessageSchema,
+  captureGapsMessageSchema,
   bridgeMessageSchema,
   popupStateRequestSchema,
   setServerOriginMessageSchema,
@@ -84,11 +101,27 @@ export const accountSchema = z.object({
 });
 export type Account = z.infer<typeof accountSchema>;
 
+/** A batch the server refused for good (a 4xx other than 401/429): kept aside, never retried. */
+export interface SetAside {
+  id?: number;
+  sessionId: string;
+  what: 'lines' | 'events';
+  count: number;
+  reason: string;
+  at: number;
+}
+
 export interface PopupState {
   account: { user: Account['user']; rejected: boolean } | null;
   serverOrigin: string | null;
+  /** The meeting captured in the asked-for tab, while its session is in the outbox. */
+  meeting: { sessionId: string; meetCode: string; title: string | null; linesSent: number; pendingLines: number } | null;
   pendingLines: number;
+  pendingEvents: number;
   pendingEnds: number;
+  setAsides: { batches: number; items: number; lastReason: string | null };
+  /** When the server last acknowledged a request; null before the first since the worker's data was created. */
+  lastSentAt: number | null;
   /** Last send problem, e.g. "server unreachable, retrying at 10:42". */
   lastError: string | null;
   nextRetryAt: number | null;

@@ -81,19 +81,39 @@ async function tabHealth(tabId: number | null): Promise<CaptureHealth | null> {
 
 async function popupState(tabId: number | null): Promise<PopupState> {
   const box = await outbox();
-  const [account, serverOrigin, pendingLines, sessions, retry, health] = await Promise.all([
+  const [account, serverOrigin, pendingLines, pendingEvents, sessions, retry, health, setAsides, lastSentAt] = await Promise.all([
     accounts.get(),
     accounts.serverOrigin(),
     box.countLines(),
+    box.countEvents(),
     box.sessions(),
     box.retryState(),
     tabHealth(tabId),
+    box.setAsides(),
+    box.lastSentAt(),
   ]);
+  const session = health?.sessionId ? sessions.find((s) => s.sessionId === health.sessionId) : undefined;
   return {
     account: account ? { user: account.user, rejected: account.rejected } : null,
     serverOrigin,
+    meeting: session
+      ? {
+          sessionId: session.sessionId,
+          meetCode: session.meeting.meetCode,
+          title: session.meeting.title ?? null,
+          linesSent: session.sentCaptionIds?.length ?? 0,
+          pendingLines: await box.countLines(session.sessionId),
+        }
+      : null,
     pendingLines,
+    pendingEvents,
     pendingEnds: sessions.filter((s) => s.finishedAt !== null).length,
+    setAsides: {
+      batches: setAsides.length,
+      items: setAsides.reduce((sum, entry) => sum + entry.count, 0),
+      lastReason: setAsides.at(-1)?.reason ?? null,
+    },
+    lastSentAt,
     lastError: retry?.lastError ?? null,
     nextRetryAt: retry?.nextAt ?? null,
     health,
@@ -164,6 +184,11 @@ async function handleMessage(message: RuntimeMessage, from: chrome.runtime.Messa
   switch (message.type) {
     case 'capture-lines': {
       await (await outbox()).putLines(message.meeting, message.lines, tabId, Date.now());
+      scheduleFlush();
+      return { ok: true };
+    }
+    case 'capture-gaps': {
+      await (await outbox()).putEvents(message.meeting, message.gaps, tabId, Date.now());
       scheduleFlush();
       return { ok: true };
     }

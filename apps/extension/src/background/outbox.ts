@@ -1,10 +1,13 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
-import type { IngestLinesInput, TranscriptLine } from '@mbox/shared';
+import type { CaptureEvent, IngestLinesInput, TranscriptLine } from '@mbox/shared';
+import type { SetAside } from '../messages.js';
 
 /**
  * Durable outbox in IndexedDB: caption lines wait here until the server acknowledges them, across
  * service-worker restarts, server outages and sign-outs. Keyed by (sessionId, captionId), keeping only
  * the highest revision: Meet rewrites a line many times and only the latest text matters.
+ * Capture gaps wait beside them, keyed by (sessionId, eventId), a closed report replacing an open one.
+ * Batches the server refused for good are set aside (kept, counted, shown in the popup), not lost silently.
  */
 
 export type IngestMeeting = IngestLinesInput['meeting'];
@@ -15,6 +18,12 @@ export interface QueuedLine {
   line: TranscriptLine;
 }
 
+export interface QueuedEvent {
+  sessionId: string;
+  eventId: string;
+  event: CaptureEvent;
+}
+
 export interface SessionRecord {
   sessionId: string;
   meeting: IngestMeeting;
@@ -23,6 +32,8 @@ export interface SessionRecord {
   lastSeenAt: number;
   /** Set once the meeting ended; the end is sent after the session's last lines. */
   finishedAt: number | null;
+  /** Caption ids the server acknowledged, so the popup can say how many lines reached it. */
+  sentCaptionIds?: string[];
 }
 
 export interface RetryState {
@@ -34,21 +45,38 @@ export interface RetryState {
 interface OutboxDb extends DBSchema {
   lines: { key: [string, string]; value: QueuedLine; indexes: { bySession: string } };
   sessions: { key: string; value: SessionRecord };
-  meta: { key: string; value: RetryState };
+  meta: { key: string; value: RetryState | number };
+  events: { key: [string, string]; value: QueuedEvent; indexes: { bySession: string } };
+  setAside: { key: number; value: SetAside };
 }
 
 const RETRY_KEY = 'retry';
+const LAST_SENT_KEY = 'lastSentAt';
+/** Set-aside batches kept for inspection; the oldest go first. */
+const SET_ASIDE_KEPT = 200;
+
+/** A later report of a gap replaces an earlier one: closed over open, the later end over an earlier. */
+function isNewerReport(incoming: CaptureEvent, stored: CaptureEvent | undefined): boolean {
+  return !stored || (incoming.endedAt ?? -1) > (stored.endedAt ?? -1);
+}
 
 export class Outbox {
   private constructor(private readonly db: IDBPDatabase<OutboxDb>) {}
 
   static async open(name = 'mbox-outbox'): Promise<Outbox> {
-    const db = await openDB<OutboxDb>(name, 1, {
-      upgrade(database) {
-        const lines = database.createObjectStore('lines', { keyPath: ['sessionId', 'captionId'] });
-        lines.createIndex('bySession', 'sessionId');
-        database.createObjectStore('sessions', { keyPath: 'sessionId' });
-        database.createObjectStore('meta');
+    const db = await openDB<OutboxDb>(name, 2, {
+      upgrade(database, oldVersion) {
+        if (oldVersion < 1) {
+          const lines = database.createObjectStore('lines', { keyPath: ['sessionId', 'captionId'] });
+          lines.createIndex('bySession', 'sessionId');
+          database.createObjectStore('sessions', { keyPath: 'sessionId' });
+          database.createObjectStore('meta');
+        }
+        if (oldVersion < 2) {
+          const events = database.createObjectStore('events', { keyPath: ['sessionId', 'eventId'] });
+          events.createIndex('bySession', 'sessionId');
+          database.createObjectStore('setAside', { keyPath: 'id', autoIncrement: true });
+        }
       },
     });
     return new Outbox(db);
@@ -94,7 +122,67 @@ export class Outbox {
       tabId: tabId ?? existing?.tabId ?? null,
       lastSeenAt: now,
       finishedAt: existing?.finishedAt ?? null,
+      sentCaptionIds: existing?.sentCaptionIds ?? [],
     });
+  }
+
+  /** Records the meeting facts and queues gap reports, keeping the latest report of each gap. */
+  async putEvents(meeting: IngestMeeting, events: readonly CaptureEvent[], tabId: number | null, now: number): Promise<void> {
+    const tx = this.db.transaction(['events', 'sessions'], 'readwrite');
+    const store = tx.objectStore('events');
+    await this.upsertSession(tx.objectStore('sessions'), meeting, tabId, now);
+    for (const event of events) {
+      const existing = await store.get([meeting.sessionId, event.eventId]);
+      if (isNewerReport(event, existing?.event)) await store.put({ sessionId: meeting.sessionId, eventId: event.eventId, event });
+    }
+    await tx.done;
+  }
+
+  async eventsOf(sessionId: string, limit: number): Promise<CaptureEvent[]> {
+    const queued = await this.db.getAllFromIndex('events', 'bySession', sessionId, limit);
+    return queued.map((q) => q.event);
+  }
+
+  /** Deletes the sent reports unless a newer report of the same gap arrived meanwhile. */
+  async ackEvents(sessionId: string, sent: readonly CaptureEvent[]): Promise<void> {
+    const tx = this.db.transaction('events', 'readwrite');
+    for (const event of sent) {
+      const stored = await tx.store.get([sessionId, event.eventId]);
+      if (stored && !isNewerReport(stored.event, event)) await tx.store.delete([sessionId, event.eventId]);
+    }
+    await tx.done;
+  }
+
+  async countEvents(): Promise<number> {
+    return this.db.count('events');
+  }
+
+  /** Keeps a refused batch's description aside (its items leave the queue). */
+  async setAside(entry: Omit<SetAside, 'id'>): Promise<void> {
+    const tx = this.db.transaction('setAside', 'readwrite');
+    await tx.store.add(entry as SetAside);
+    const count = await tx.store.count();
+    if (count > SET_ASIDE_KEPT) {
+      let cursor = await tx.store.openCursor();
+      for (let extra = count - SET_ASIDE_KEPT; cursor && extra > 0; extra -= 1) {
+        await cursor.delete();
+        cursor = await cursor.continue();
+      }
+    }
+    await tx.done;
+  }
+
+  async setAsides(): Promise<SetAside[]> {
+    return this.db.getAll('setAside');
+  }
+
+  async lastSentAt(): Promise<number | null> {
+    const value = await this.db.get('meta', LAST_SENT_KEY);
+    return typeof value === 'number' ? value : null;
+  }
+
+  async setLastSentAt(at: number): Promise<void> {
+    await this.db.put('meta', at, LAST_SENT_KEY);
   }
 
   /** Marks a session ended (first end wins); unknown sessions had no lines, so nothing is to be sent. */
@@ -132,20 +220,32 @@ export class Outbox {
     return queued.map((q) => q.line);
   }
 
-  /** Deletes the sent lines unless a newer revision arrived while the request was in flight. */
-  async ack(sessionId: string, sent: readonly Pick<TranscriptLine, 'captionId' | 'revision'>[]): Promise<void> {
-    const tx = this.db.transaction('lines', 'readwrite');
+  /**
+   * Deletes the sent lines unless a newer revision arrived while the request was in flight. `delivered`
+   * says whether the server took them (rather than refused them), for the session's count of sent lines.
+   */
+  async ack(sessionId: string, sent: readonly Pick<TranscriptLine, 'captionId' | 'revision'>[], delivered = true): Promise<void> {
+    const tx = this.db.transaction(['lines', 'sessions'], 'readwrite');
+    const lines = tx.objectStore('lines');
     for (const { captionId, revision } of sent) {
-      const stored = await tx.store.get([sessionId, captionId]);
-      if (stored && stored.line.revision <= revision) await tx.store.delete([sessionId, captionId]);
+      const stored = await lines.get([sessionId, captionId]);
+      if (stored && stored.line.revision <= revision) await lines.delete([sessionId, captionId]);
+    }
+    const session = delivered ? await tx.objectStore('sessions').get(sessionId) : undefined;
+    if (session) {
+      const ids = new Set(session.sentCaptionIds ?? []);
+      for (const { captionId } of sent) ids.add(captionId);
+      await tx.objectStore('sessions').put({ ...session, sentCaptionIds: [...ids] });
     }
     await tx.done;
   }
 
   async removeSession(sessionId: string): Promise<void> {
-    const tx = this.db.transaction(['lines', 'sessions'], 'readwrite');
+    const tx = this.db.transaction(['lines', 'events', 'sessions'], 'readwrite');
     const keys = await tx.objectStore('lines').index('bySession').getAllKeys(sessionId);
     for (const key of keys) await tx.objectStore('lines').delete(key);
+    const eventKeys = await tx.objectStore('events').index('bySession').getAllKeys(sessionId);
+    for (const key of eventKeys) await tx.objectStore('events').delete(key);
     await tx.objectStore('sessions').delete(sessionId);
     await tx.done;
   }
@@ -157,7 +257,8 @@ export class Outbox {
   }
 
   async retryState(): Promise<RetryState | undefined> {
-    return this.db.get('meta', RETRY_KEY);
+    const value = await this.db.get('meta', RETRY_KEY);
+    return typeof value === 'object' ? value : undefined;
   }
 
   async setRetryState(state: RetryState | null): Promise<void> {

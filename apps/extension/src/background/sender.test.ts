@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { TranscriptLine } from '@mbox/shared';
+import type { CaptureEvent, TranscriptLine } from '@mbox/shared';
 import type { Account } from '../messages.js';
 import { Outbox, type IngestMeeting } from './outbox.js';
 import { BACKOFF_BASE_MS, BATCH_SIZE, Sender, backoffDelay } from './sender.js';
@@ -14,7 +14,7 @@ function line(captionId: string, revision: number, text = `text ${captionId} r${
 interface Call {
   url: string;
   auth: string | null;
-  body: { meeting?: IngestMeeting; lines?: TranscriptLine[]; sessionId?: string; finishedAt?: number };
+  body: { meeting?: IngestMeeting; lines?: TranscriptLine[]; events?: CaptureEvent[]; sessionId?: string; finishedAt?: number };
 }
 
 let dbNo = 0;
@@ -27,7 +27,10 @@ let account: Account | null;
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 const ok = (call: Call) =>
-  json(200, call.url.endsWith('/end') ? { meetingKey: 'm1' } : { meetingKey: 'm1', accepted: call.body.lines?.length ?? 0 });
+  json(
+    200,
+    call.url.endsWith('/end') ? { meetingKey: 'm1' } : { meetingKey: 'm1', accepted: call.body.lines?.length ?? call.body.events?.length ?? 0 },
+  );
 
 function makeSender(): Sender {
   return new Sender({
@@ -232,6 +235,51 @@ describe('Sender', () => {
     expect(await first).toEqual({ status: 'done' });
     expect(await second).toEqual({ status: 'done' });
     expect(calls.map((c) => c.body.lines?.map((l) => l.captionId))).toEqual([['c1'], ['c2']]);
+  });
+
+  it('sends gaps after the lines and before the end, a closed report replacing the open one', async () => {
+    await outbox.putLines(meeting, [line('c1', 0)], 7, now);
+    await outbox.putEvents(meeting, [{ eventId: 'g1', kind: 'captions-off', startedAt: 3_000 }], 7, now);
+    await outbox.putEvents(meeting, [{ eventId: 'g1', kind: 'captions-off', startedAt: 3_000, endedAt: 9_000 }], 7, now);
+    // A late open report never reopens a closed gap.
+    await outbox.putEvents(meeting, [{ eventId: 'g1', kind: 'captions-off', startedAt: 3_000 }], 7, now);
+    await outbox.markEnded('s1', 20_000);
+    expect(await makeSender().flush()).toEqual({ status: 'done' });
+    expect(calls.map((c) => c.url.replace('http://127.0.0.1:4000', ''))).toEqual([
+      '/v1/transcript/lines',
+      '/v1/transcript/events',
+      '/v1/transcript/end',
+    ]);
+    expect(calls[1]?.body).toEqual({
+      meeting: { sessionId: 's1', meetCode: 'abc-defg-hij', title: 'Sync', startedAt: 1_000 },
+      events: [{ eventId: 'g1', kind: 'captions-off', startedAt: 3_000, endedAt: 9_000 }],
+    });
+    expect(await outbox.countEvents()).toBe(0);
+    expect(await outbox.lastSentAt()).toBe(now);
+  });
+
+  it('keeps gaps through an outage and sends them once the server is back', async () => {
+    await outbox.putEvents(meeting, [{ eventId: 'g1', kind: 'region-missing', startedAt: 3_000 }], 7, now);
+    respond = () => json(503, { message: 'down' });
+    expect((await makeSender().flush()).status).toBe('retry');
+    expect(await outbox.countEvents()).toBe(1);
+    respond = ok;
+    expect(await makeSender().flush(true)).toEqual({ status: 'done' });
+    expect(await outbox.countEvents()).toBe(0);
+  });
+
+  it('sets refused batches aside with the reason, counting only delivered lines as sent', async () => {
+    await outbox.putLines(meeting, [line('c1', 0), line('c2', 0)], 7, now);
+    respond = () => json(422, { message: 'lines.0.text: too long' });
+    expect(await makeSender().flush()).toEqual({ status: 'done' });
+    expect(await outbox.setAsides()).toEqual([
+      { id: 1, sessionId: 's1', what: 'lines', count: 2, reason: 'server refused (422: lines.0.text: too long)', at: now },
+    ]);
+    expect((await outbox.session('s1'))?.sentCaptionIds).toEqual([]);
+    respond = ok;
+    await outbox.putLines(meeting, [line('c3', 0)], 7, now);
+    await makeSender().flush();
+    expect((await outbox.session('s1'))?.sentCaptionIds).toEqual(['c3']);
   });
 
   it('caps the backoff', () => {

@@ -1,18 +1,24 @@
 import {
+  MAX_EVENTS_PER_BATCH,
+  captureEventSchema,
   endMeetingOutputSchema,
+  ingestEventsInputSchema,
+  ingestEventsOutputSchema,
   ingestLinesInputSchema,
   ingestLinesOutputSchema,
   transcriptLineSchema,
+  type CaptureEvent,
   type TranscriptLine,
 } from '@mbox/shared';
 import type { Account } from '../messages.js';
 import type { IngestMeeting, Outbox } from './outbox.js';
 
 /**
- * Drains the outbox to the server. Lines go first, a session's end only after its last line was
- * acknowledged. 401: the token is invalid, sending stops until a new sign-in (the outbox is kept).
- * 429, 5xx and network errors: keep everything and retry with exponential backoff. Other 4xx: the
- * server will never accept that batch; drop it so it cannot block the queue.
+ * Drains the outbox to the server. Per session: lines, then capture gaps, and the end only after its
+ * last line and gap were acknowledged. 401: the token is invalid, sending stops until a new sign-in (the
+ * outbox is kept). 429, 5xx and network errors: keep everything and retry with exponential backoff.
+ * Other 4xx: the server will never accept that batch; it is set aside (counted, shown in the popup) so
+ * it cannot block the queue.
  */
 
 export const BATCH_SIZE = 200;
@@ -34,7 +40,7 @@ export interface SenderDeps {
   log?: (message: string) => void;
 }
 
-type Outcome = 'ok' | 'drop' | 'unauthorized' | { retry: string };
+type Outcome = 'ok' | { drop: string } | 'unauthorized' | { retry: string };
 
 export function backoffDelay(attempt: number): number {
   return Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, attempt - 1));
@@ -95,14 +101,31 @@ export class Sender {
         const lines = await outbox.linesOf(session.sessionId, BATCH_SIZE);
         if (lines.length === 0) break;
         const outcome = await this.sendLines(account, session.meeting, lines);
-        const stop = await this.settle(outcome, async () => outbox.ack(session.sessionId, lines));
+        const stop = await this.settle(outcome, async (refused) => {
+          await outbox.ack(session.sessionId, lines, refused === null);
+          if (refused !== null) {
+            await outbox.setAside({ sessionId: session.sessionId, what: 'lines', count: lines.length, reason: refused, at: now() });
+          }
+        });
+        if (stop) return stop;
+      }
+      for (;;) {
+        const events = await outbox.eventsOf(session.sessionId, MAX_EVENTS_PER_BATCH);
+        if (events.length === 0) break;
+        const outcome = await this.sendEvents(account, session.meeting, events);
+        const stop = await this.settle(outcome, async (refused) => {
+          await outbox.ackEvents(session.sessionId, events);
+          if (refused !== null) {
+            await outbox.setAside({ sessionId: session.sessionId, what: 'events', count: events.length, reason: refused, at: now() });
+          }
+        });
         if (stop) return stop;
       }
       if (session.finishedAt !== null) {
         const outcome = await this.post(account, '/v1/transcript/end', { sessionId: session.sessionId, finishedAt: session.finishedAt }, (body) =>
           endMeetingOutputSchema.safeParse(body).success,
         );
-        const stop = await this.settle(outcome, async () => outbox.removeSession(session.sessionId));
+        const stop = await this.settle(outcome, () => outbox.removeSession(session.sessionId));
         if (stop) return stop;
       }
     }
@@ -110,10 +133,14 @@ export class Sender {
     return { status: 'done' };
   }
 
-  /** Applies one request's outcome; returns a result when the run must stop. */
-  private async settle(outcome: Outcome, done: () => Promise<void>): Promise<FlushResult | null> {
-    if (outcome === 'ok' || outcome === 'drop') {
-      await done();
+  /**
+   * Applies one request's outcome; returns a result when the run must stop. `done` runs when the batch
+   * leaves the queue: delivered (null) or refused for good (the reason).
+   */
+  private async settle(outcome: Outcome, done: (refused: string | null) => Promise<void>): Promise<FlushResult | null> {
+    if (outcome === 'ok' || (typeof outcome === 'object' && 'drop' in outcome)) {
+      await done(outcome === 'ok' ? null : outcome.drop);
+      if (outcome === 'ok') await this.deps.outbox.setLastSentAt(this.deps.now());
       await this.deps.outbox.setRetryState(null);
       return null;
     }
@@ -135,13 +162,21 @@ export class Sender {
       return ok;
     });
     const body = { meeting: sanitizeMeeting(meeting), lines: valid };
-    if (valid.length === 0) return 'drop';
+    if (valid.length === 0) return { drop: 'invalid lines' };
     const parsed = ingestLinesInputSchema.safeParse(body);
     if (!parsed.success) {
       this.deps.log?.(`dropping batch of ${meeting.sessionId}: ${parsed.error.message}`);
-      return 'drop';
+      return { drop: `invalid batch: ${parsed.error.issues[0]?.message ?? 'rejected'}` };
     }
     return this.post(account, '/v1/transcript/lines', parsed.data, (answer) => ingestLinesOutputSchema.safeParse(answer).success);
+  }
+
+  private async sendEvents(account: Account, meeting: IngestMeeting, events: CaptureEvent[]): Promise<Outcome> {
+    const valid = events.filter((event) => captureEventSchema.safeParse(event).success);
+    if (valid.length === 0) return { drop: 'invalid capture events' };
+    const parsed = ingestEventsInputSchema.safeParse({ meeting: sanitizeMeeting(meeting), events: valid });
+    if (!parsed.success) return { drop: `invalid events: ${parsed.error.issues[0]?.message ?? 'rejected'}` };
+    return this.post(account, '/v1/transcript/events', parsed.data, (answer) => ingestEventsOutputSchema.safeParse(answer).success);
   }
 
   private async post(account: Account, path: string, body: unknown, isValidAnswer: (answer: unknown) => boolean): Promise<Outcome> {
@@ -158,8 +193,16 @@ export class Sender {
     if (response.status === 401) return 'unauthorized';
     if (response.status === 429 || response.status >= 500) return { retry: `server answered ${response.status}` };
     if (response.status >= 400) {
-      this.deps.log?.(`${path} answered ${response.status}: ${await response.text().catch(() => '')}; batch dropped`);
-      return 'drop';
+      const text = await response.text().catch(() => '');
+      this.deps.log?.(`${path} answered ${response.status}: ${text}; batch set aside`);
+      const message = (() => {
+        try {
+          return (JSON.parse(text) as { message?: unknown }).message;
+        } catch {
+          return undefined;
+        }
+      })();
+      return { drop: `server refused (${response.status}${typeof message === 'string' ? `: ${message.slice(0, 200)}` : ''})` };
     }
     // A 2xx that is not our answer (captive portal, wrong server) must not count as delivered.
     const answer: unknown = await response.json().catch(() => null);

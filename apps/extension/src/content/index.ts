@@ -1,11 +1,13 @@
 import type { TranscriptLine } from '@mbox/shared';
 import type {
   CaptureEndMessage,
+  CaptureGapsMessage,
   CaptureHealth,
   CaptureHealthMessage,
   CaptureLinesMessage,
 } from '../messages.js';
 import { findCaptionRegion, readCaptionBlocks } from './dom.js';
+import { CaptureHealthMonitor, hasUnreadableCaptions, type CaptureGap } from './health.js';
 import {
   captionsButtonSaysOff,
   isInCall,
@@ -46,7 +48,9 @@ let observedRegion: Element | null = null;
 let observer: MutationObserver | null = null;
 let scanTimer: ReturnType<typeof setTimeout> | undefined;
 let notInCallSince: number | null = null;
-let gapSince: number | null = null;
+let monitor: CaptureHealthMonitor | null = null;
+/** The observed region shows text no selector could read (set by each scan). */
+let unreadable = false;
 let lastHealthKey = '';
 let lastHealthSentAt = 0;
 let accountName: string | undefined;
@@ -79,7 +83,7 @@ function setAccountName(account: unknown): void {
   refreshSelf();
 }
 
-function send(message: CaptureLinesMessage | CaptureEndMessage | CaptureHealthMessage): void {
+function send(message: CaptureLinesMessage | CaptureEndMessage | CaptureHealthMessage | CaptureGapsMessage): void {
   // The worker may be restarting or the extension reloaded; the next send carries the latest revisions.
   chrome.runtime.sendMessage(message).catch((error: unknown) => console.debug('[mbox] worker unreachable', error));
 }
@@ -120,8 +124,14 @@ function startSession(meetCode: string): void {
     self: () => self,
     onLine: (line) => pending.set(line.captionId, line),
   });
+  monitor = new CaptureHealthMonitor(pageLoadId);
   detachObserver();
   reportHealth(true);
+}
+
+/** Gaps opened or closed go to the worker's outbox like lines. */
+function reportGaps(gaps: CaptureGap[]): void {
+  if (session && gaps.length > 0) send({ type: 'capture-gaps', meeting: meetingInfo(session), gaps });
 }
 
 function endSession(): void {
@@ -129,6 +139,8 @@ function endSession(): void {
   scanNow();
   tracker?.finalizeAll();
   flushLines();
+  reportGaps(monitor?.finish(Date.now()) ?? []);
+  monitor = null;
   send({ type: 'capture-end', sessionId: session.sessionId, finishedAt: Date.now() });
   sessionStorage.removeItem(sessionKey(session.meetCode));
   session = null;
@@ -146,7 +158,9 @@ function detachObserver(): void {
 function scan(): void {
   scanTimer = undefined;
   if (!tracker || !observedRegion) return;
-  tracker.update(readCaptionBlocks(observedRegion));
+  const blocks = readCaptionBlocks(observedRegion);
+  unreadable = hasUnreadableCaptions(observedRegion, blocks);
+  tracker.update(blocks);
 }
 
 function scheduleScan(): void {
@@ -179,7 +193,10 @@ function health(now: number): CaptureHealth {
     regionFound: observedRegion != null,
     captionsOff: captionsButtonSaysOff(document),
     lastLineAt: tracker?.lastLineAt ?? null,
-    gapSince,
+    gapSince: monitor?.current?.startedAt ?? null,
+    gapKind: monitor?.current?.kind ?? null,
+    unreadable: observedRegion != null && unreadable,
+    gaps: monitor?.gaps ?? [],
     updatedAt: now,
   };
 }
@@ -210,10 +227,9 @@ function poll(): void {
 
   if (session && tracker) {
     attachRegion();
-    gapSince = observedRegion ? null : (gapSince ?? now);
     tracker.tick();
-  } else {
-    gapSince = null;
+    const signals = { inCall: true, captionsOff: captionsButtonSaysOff(document), regionFound: observedRegion != null, unreadable, lastLineAt: tracker.lastLineAt ?? null };
+    reportGaps(monitor?.update(signals, now) ?? []);
   }
   reportHealth();
 }

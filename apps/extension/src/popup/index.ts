@@ -1,7 +1,14 @@
 import { normalizeOrigin } from '@mbox/shared';
-import type { CaptureHealth, PopupState, SetServerOriginReply } from '../messages.js';
+import type { PopupState, SetServerOriginReply } from '../messages.js';
+import { describePopup, type Shown } from './describe.js';
 
-/** Popup: who is signed in, where transcripts go, whether capture works in this tab, what waits to be sent. */
+/**
+ * Popup: connection, account, the meeting and capture health of the tab it was opened on, what waits in
+ * the outbox. It re-reads the worker's state every second while open, so it updates live.
+ * `popup.html?tab=<id>` shows another tab (tests open the popup as a page).
+ */
+
+const REFRESH_MS = 1000;
 
 function el(id: string): HTMLElement {
   const found = document.getElementById(id);
@@ -9,52 +16,47 @@ function el(id: string): HTMLElement {
   return found;
 }
 
-function show(id: string, text: string, tone: 'good' | 'bad' | 'muted' | '' = ''): void {
+function show(id: string, shown: Shown | string): void {
   const node = el(id);
+  const { text, tone } = typeof shown === 'string' ? { text: shown, tone: '' } : shown;
   node.textContent = text;
-  node.className = tone;
-}
-
-function time(ms: number): string {
-  return new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
-}
-
-function describeHealth(health: CaptureHealth | null): [string, 'good' | 'bad' | 'muted'] {
-  if (!health) return ['Not a Google Meet call.', 'muted'];
-  if (!health.inCall) return [health.meetCode ? 'Waiting for you to join the call.' : 'Not a Google Meet call.', 'muted'];
-  if (!health.regionFound) {
-    return health.captionsOff || health.gapSince !== null
-      ? ['Captions are off: turn on captions (CC) in Meet to record the transcript.', 'bad']
-      : ['Looking for captions…', 'muted'];
-  }
-  return [health.lastLineAt ? `Capturing captions. Last line at ${time(health.lastLineAt)}.` : 'Captions on; nobody has spoken yet.', 'good'];
+  node.classList.remove('good', 'bad', 'warn', 'muted');
+  if (tone) node.classList.add(tone);
 }
 
 let serverEdited = false;
 
 function render(state: PopupState): void {
-  if (!state.account) show('user', 'Signed out. Open the Mbox web app and sign in.', 'bad');
-  else if (state.account.rejected) show('user', `Signed out: the server no longer accepts the token of ${state.account.user.email || state.account.user.name}. Sign in again in the web app.`, 'bad');
-  else show('user', `Signed in as ${state.account.user.name || state.account.user.email}`, 'good');
-
+  const view = describePopup(state, Date.now());
+  show('connection', view.connection);
+  show('user', view.user);
+  show('sync', view.sync);
+  show('meeting', view.meeting);
+  el('capture').hidden = view.capture === null;
+  if (view.capture) {
+    show('captions', view.capture.captions);
+    show('region', view.capture.region);
+    show('last-line', view.capture.lastLine);
+    show('lines', view.capture.lines);
+  }
+  show('health-alert', view.alert);
+  el('gaps-box').hidden = view.gaps.length === 0;
+  el('gaps').replaceChildren(...view.gaps.map((text) => Object.assign(document.createElement('li'), { textContent: text })));
+  show('outbox', view.outbox);
+  show('set-asides', view.setAsides);
   const input = el('server') as HTMLInputElement;
   if (!serverEdited) input.value = state.serverOrigin ?? '';
-
-  const [health, tone] = describeHealth(state.health);
-  show('health', health, tone);
-
-  const pending = `${state.pendingLines} line(s) and ${state.pendingEnds} meeting end(s) waiting to be sent.`;
-  const retry = state.lastError && state.nextRetryAt ? ` ${state.lastError}; next try at ${time(state.nextRetryAt)}.` : '';
-  show('outbox', state.pendingLines + state.pendingEnds === 0 ? 'Everything is sent.' : pending + retry, retry ? 'bad' : 'muted');
 }
 
-async function activeTabId(): Promise<number | null> {
+async function shownTabId(): Promise<number | null> {
+  const asked = Number(new URLSearchParams(location.search).get('tab'));
+  if (Number.isInteger(asked) && asked > 0) return asked;
   const [tab] = await chrome.tabs.query({ active: true, currentWindow: true });
   return tab?.id ?? null;
 }
 
 async function refresh(): Promise<void> {
-  const state = (await chrome.runtime.sendMessage({ type: 'popup-state', tabId: await activeTabId() })) as PopupState | null;
+  const state = (await chrome.runtime.sendMessage({ type: 'popup-state', tabId: await shownTabId() })) as PopupState | null;
   if (state) render(state);
 }
 
@@ -62,22 +64,22 @@ async function saveServer(event: SubmitEvent): Promise<void> {
   event.preventDefault();
   const origin = normalizeOrigin((el('server') as HTMLInputElement).value);
   if (!origin) {
-    show('server-note', 'Enter an address such as https://mbox.example.com', 'bad');
+    show('server-note', { text: 'Enter an address such as https://mbox.example.com', tone: 'bad' });
     return;
   }
   // Must run within the click: Chrome only shows the permission prompt for a user gesture.
   const granted = await chrome.permissions.request({ origins: [`${origin}/*`] });
   if (!granted) {
-    show('server-note', `Mbox needs access to ${origin} to send transcripts there.`, 'bad');
+    show('server-note', { text: `Mbox needs access to ${origin} to send transcripts there.`, tone: 'bad' });
     return;
   }
   const reply = (await chrome.runtime.sendMessage({ type: 'set-server-origin', serverOrigin: origin })) as SetServerOriginReply | null;
   if (!reply?.ok) {
-    show('server-note', reply?.error ?? 'Could not save the server.', 'bad');
+    show('server-note', { text: reply?.error ?? 'Could not save the server.', tone: 'bad' });
     return;
   }
   serverEdited = false;
-  show('server-note', `Saved. Open ${reply.serverOrigin ?? origin} and sign in to connect.`, 'muted');
+  show('server-note', { text: `Saved. Open ${reply.serverOrigin ?? origin} and sign in to connect.`, tone: 'muted' });
   await refresh();
 }
 
@@ -90,4 +92,4 @@ el('send-now').addEventListener('click', () => {
 });
 
 void refresh();
-setInterval(() => void refresh(), 2000);
+setInterval(() => void refresh(), REFRESH_MS);
