@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { MEET_CODE_PATTERN } from './meet-code.js';
 
-/** Meet's meeting code, as in https://meet.google.com/abc-defg-hij */
-export const MEET_CODE_PATTERN = /^[a-z]{3}-[a-z]{4}-[a-z]{3}$/;
+export { MEET_CODE_PATTERN };
 
 export const MAX_LINE_TEXT = 20_000;
 export const MAX_LINES_PER_BATCH = 500;
