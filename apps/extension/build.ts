@@ -1,15 +1,24 @@
 import { build } from 'esbuild';
-import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { createZip } from './src/packaging/zip.js';
 
 /**
- * Bundles the extension into dist/ (load it unpacked from there). Offline and fast: esbuild only.
+ * Bundles the extension into dist/ (load it unpacked from there; source maps beside the scripts), then
+ * packs the store package dist-zip/mbox-extension-<version>.zip (no source maps), which the server
+ * offers at /extension/mbox-extension.zip. Offline and fast: esbuild only.
  * The manifest is generated here so its version follows package.json.
+ * Prints the gzip size of every script and fails when the content script, parsed on every Meet page
+ * load, is over its budget.
  */
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const dist = path.join(root, 'dist');
+const zipDir = path.join(root, 'dist-zip');
+/** Issue 14: the content script stays within 60 kB gzip. */
+const CONTENT_SCRIPT_BUDGET_BYTES = 60_000;
 
 /**
  * Public half of the signing key: fixes the extension ID (see README.md) so the web app and tests can
@@ -67,4 +76,27 @@ await Promise.all([
   writeFile(path.join(dist, 'manifest.json'), JSON.stringify(manifest, null, 2)),
 ]);
 
+const files = (await readdir(dist)).sort();
+const kB = (bytes: number) => `${(bytes / 1000).toFixed(2)} kB`.padStart(10);
+console.log('Extension scripts (gzip):');
+let contentGzip = 0;
+for (const file of files.filter((f) => f.endsWith('.js'))) {
+  const gzip = gzipSync(await readFile(path.join(dist, file)), { level: 9 }).length;
+  if (file === 'content.js') contentGzip = gzip;
+  console.log(`  ${kB(gzip)}  ${file}${file === 'content.js' ? `  (budget ${kB(CONTENT_SCRIPT_BUDGET_BYTES).trim()})` : ''}`);
+}
+
+// The store package: everything Chrome loads, without source maps.
+const packed = files.filter((f) => !f.endsWith('.map'));
+const zip = createZip(await Promise.all(packed.map(async (name) => ({ name, data: await readFile(path.join(dist, name)) }))));
+const zipPath = path.join(zipDir, `mbox-extension-${pkg.version}.zip`);
+await rm(zipDir, { recursive: true, force: true });
+await mkdir(zipDir, { recursive: true });
+await writeFile(zipPath, zip);
+console.log(`  ${kB(zip.length)}  ${path.relative(root, zipPath)} (${packed.join(', ')})`);
+
 console.log(`extension built in ${Date.now() - started} ms → ${path.relative(process.cwd(), dist) || '.'}`);
+if (contentGzip > CONTENT_SCRIPT_BUDGET_BYTES) {
+  console.error(`content.js is ${kB(contentGzip).trim()} gzip, over its budget of ${kB(CONTENT_SCRIPT_BUDGET_BYTES).trim()}`);
+  process.exit(1);
+}

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fastifyCors from '@fastify/cors';
 import fastifyStatic from '@fastify/static';
@@ -66,7 +67,11 @@ export function openApiDocument() {
   });
 }
 
-export async function buildApp(deps: AppDeps, options: { webDist?: string | null } = {}) {
+/** Where `npm run build` leaves the extension's store package (apps/extension/build.ts). */
+const EXTENSION_ZIP_DIR = join(repoRoot, 'apps/extension/dist-zip');
+const EXTENSION_ZIP_NAME = /^mbox-extension-[\w.-]+\.zip$/;
+
+export async function buildApp(deps: AppDeps, options: { webDist?: string | null; extensionZipDir?: string } = {}) {
   const app = Fastify({
     loggerInstance: deps.log,
     bodyLimit: BODY_LIMIT,
@@ -156,6 +161,20 @@ export async function buildApp(deps: AppDeps, options: { webDist?: string | null
         authorization: typeof req.headers.authorization === 'string' ? req.headers.authorization : undefined,
         ip: req.ip ?? '',
       }),
+  });
+
+  // The extension package for developer-mode installs (web page /extension), until it is in the store.
+  const extensionZipDir = options.extensionZipDir ?? EXTENSION_ZIP_DIR;
+  app.get('/extension/mbox-extension.zip', async (_request, reply) => {
+    const name = (await readdir(extensionZipDir).catch(() => [])).find((file) => EXTENSION_ZIP_NAME.test(file));
+    if (!name) {
+      return reply.status(404).send(errorBody(404, 'The extension package is not built on this server: run npm run build'));
+    }
+    return reply
+      .type('application/zip')
+      .header('content-disposition', `attachment; filename="${name}"`)
+      .header('cache-control', 'no-cache')
+      .send(await readFile(join(extensionZipDir, name)));
   });
 
   const webDist = options.webDist === undefined ? join(repoRoot, 'apps/web/dist') : options.webDist;

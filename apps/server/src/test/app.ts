@@ -30,7 +30,7 @@ export interface TestApp {
 /** Starts the real server on a new test database, listening on a random loopback port. */
 export async function startTestApp(
   overrides: Partial<Config> = {},
-  options: { webDist?: string | null; embeddedDatabase?: boolean } = {},
+  options: { webDist?: string | null; embeddedDatabase?: boolean; extensionZipDir?: string } = {},
 ): Promise<TestApp> {
   const db = await createTestDatabase({ embedded: options.embeddedDatabase === true });
   const config = {
@@ -51,7 +51,7 @@ export async function startTestApp(
     },
     shutdown: shutdown.signal,
   };
-  const app = await buildApp(deps, { webDist: options.webDist ?? null });
+  const app = await buildApp(deps, { webDist: options.webDist ?? null, extensionZipDir: options.extensionZipDir });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
