@@ -57,6 +57,7 @@ function LiveTranscript({ meetingId }: { meetingId: string }) {
   const upgradeDialog = useRef<HTMLDialogElement>(null);
 
   const messages = state.status === 'ready' ? state.messages : [];
+  const gaps = state.status === 'ready' ? state.gaps : [];
   const speakers = useMemo(() => speakerOptions(messages), [messages]);
   const counts = useMemo(() => markCounts(messages), [messages]);
   const shown = useMemo(
@@ -115,9 +116,9 @@ function LiveTranscript({ meetingId }: { meetingId: string }) {
         status={status}
         actions={messages.length > 0 && <TranscriptFilter filter={filter} onChange={setFilter} speakers={speakers} markCounts={counts} />}
       />
-      {messages.length === 0 ? (
+      {messages.length === 0 && gaps.length === 0 ? (
         <p className="p-6 text-center text-base-content/60">{MISSING_TEXT}</p>
-      ) : shown.length === 0 ? (
+      ) : messages.length > 0 && shown.length === 0 ? (
         <div className="flex flex-1 flex-col items-center justify-center gap-2 p-6 text-center text-base-content/60">
           <p>No lines match the filter.</p>
           <button type="button" className="btn btn-ghost btn-sm" onClick={() => setFilter(EMPTY_MESSAGE_FILTER)}>
@@ -127,6 +128,8 @@ function LiveTranscript({ meetingId }: { meetingId: string }) {
       ) : (
         <ChatLog
           messages={shown}
+          // Gaps belong to the whole meeting, not to a speaker or a mark: a filtered view leaves them out.
+          gaps={isFilterActive(filter) ? undefined : gaps}
           live={state.meet.finishedAt === null}
           views={views}
           editingKey={editingKey}

@@ -1,5 +1,6 @@
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import type { MeetingEvent } from '@mbox/shared/capture-events';
 import {
   MESSAGE_PAGE_FIRST_LIMIT,
   MESSAGE_PAGE_MAX_LIMIT,
@@ -17,11 +18,15 @@ export type TranscriptState =
       status: 'ready';
       meet: Meeting;
       messages: Message[];
+      /** Capture gaps (captions off, capture broken), in time order. */
+      gaps: MeetingEvent[];
       /** Lines in the meeting (known from the pages; live lines may add more). */
       total: number;
       /** True while earlier or later pages are still being read in the background. */
       loadingMore: boolean;
     };
+
+const NO_GAPS: MeetingEvent[] = [];
 
 /** Query key of a meeting's client-side transcript (pages + live lines + edits in flight). */
 export function transcriptQueryKey(meetingId: string) {
@@ -72,6 +77,15 @@ export function useLiveTranscript(meetingId: string): TranscriptState {
     select: (data) => data.groups.flatMap((g) => g.meetings).find((m) => m.key === meetingId),
   });
 
+  // Gaps are few; they are read whole and again whenever the server says the meeting changed (the list
+  // refetches on meeting.changed, which the server emits when the extension reports a gap).
+  const gaps = trpc.meeting.events.useQuery({ id: meetingId }, { meta: { silent: true }, retry: false });
+  const { refetch: refetchGaps } = gaps;
+  const listUpdatedAt = listed.dataUpdatedAt;
+  useEffect(() => {
+    if (listUpdatedAt) void refetchGaps();
+  }, [listUpdatedAt, refetchGaps]);
+
   const next = transcript.data?.next ?? null;
   useEffect(() => {
     if (!next || pagesFailed) return;
@@ -115,6 +129,7 @@ export function useLiveTranscript(meetingId: string): TranscriptState {
     status: 'ready',
     meet: listed.data ? { ...data.meet, ...listed.data } : data.meet,
     messages: data.messages,
+    gaps: gaps.data ?? NO_GAPS,
     total: Math.max(data.total, data.messages.length),
     loadingMore: data.next !== null && !pagesFailed,
   };

@@ -1,9 +1,11 @@
 import { observeElementRect, useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useLayoutEffect, useRef, useState } from 'react';
+import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { captureGapText, type MeetingEvent } from '@mbox/shared/capture-events';
+import { formatMessageTime } from '@mbox/shared/format';
 import type { Message } from '@mbox/shared/meeting';
-import { startsSpeakerRun } from '../merge-lines';
 import { ArrowDownIcon } from './icons';
 import { MessageRow, type MessageRowProps } from './message-row';
+import { transcriptRows } from './transcript-rows';
 
 /** Size assumed for a scroller with no layout yet (first frame, a hidden panel, jsdom): one screen. */
 const UNMEASURED_RECT = { width: 640, height: 800 };
@@ -19,6 +21,21 @@ const PINNED_SLACK = 48;
 
 export type RowHandlers = Omit<MessageRowProps, 'message' | 'startsRun' | 'view' | 'editing' | 'optimizing'>;
 
+const NO_GAPS: readonly MeetingEvent[] = [];
+
+/** A stretch the extension could not capture, in place: "Captions were off 10:02 AM–10:07 AM". */
+function GapRow({ gap }: { gap: MeetingEvent }) {
+  return (
+    <div className="flex items-center gap-3 px-3 py-2 text-xs text-warning-content/80" data-testid="transcript-gap" data-kind={gap.kind}>
+      <span className="h-px flex-1 bg-warning/40" />
+      <span className="rounded-full bg-warning/15 px-3 py-1 font-medium text-base-content/70">
+        {captureGapText(gap, (ms) => formatMessageTime(ms))}
+      </span>
+      <span className="h-px flex-1 bg-warning/40" />
+    </div>
+  );
+}
+
 /**
  * The transcript as a virtual list: only the lines on screen (plus a few) are in the DOM, each
  * measured as it renders, so 10,000 lines scroll like 50. While a meeting is live it follows the
@@ -26,6 +43,7 @@ export type RowHandlers = Omit<MessageRowProps, 'message' | 'startsRun' | 'view'
  */
 export function ChatLog({
   messages,
+  gaps = NO_GAPS,
   live,
   views,
   editingKey,
@@ -33,6 +51,8 @@ export function ChatLog({
   handlers,
 }: {
   messages: readonly Message[];
+  /** Capture gaps, shown in place by time. */
+  gaps?: readonly MeetingEvent[];
   live: boolean;
   views: Readonly<Record<string, MessageRowProps['view']>>;
   editingKey: string | null;
@@ -45,12 +65,16 @@ export function ChatLog({
   /** The first line on screen and how far above the top its row starts, to hold it in place. */
   const anchor = useRef<{ key: string; offset: number } | null>(null);
 
+  const rows = useMemo(() => transcriptRows(messages, gaps), [messages, gaps]);
   const virtualizer = useVirtualizer({
-    count: messages.length,
+    count: rows.length,
     getScrollElement: () => scroller.current,
-    estimateSize: (index) => (startsSpeakerRun(messages, index) ? 80 : 44),
-    getItemKey: (index) => messages[index]?.key ?? index,
-    overscan: messages.length <= RENDER_ALL_UP_TO ? RENDER_ALL_UP_TO : 6,
+    estimateSize: (index) => {
+      const row = rows[index];
+      return row?.type === 'line' && row.startsRun ? 80 : 44;
+    },
+    getItemKey: (index) => rows[index]?.key ?? index,
+    overscan: rows.length <= RENDER_ALL_UP_TO ? RENDER_ALL_UP_TO : 6,
     paddingStart: 4,
     paddingEnd: 24,
     // Until the scroller has a size, render one screen's worth rather than nothing.
@@ -60,8 +84,8 @@ export function ChatLog({
   });
 
   const scrollToEnd = useCallback(() => {
-    if (messages.length) virtualizer.scrollToIndex(messages.length - 1, { align: 'end' });
-  }, [messages.length, virtualizer]);
+    if (rows.length) virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
+  }, [rows.length, virtualizer]);
 
   const totalSize = virtualizer.getTotalSize();
   useLayoutEffect(() => {
@@ -73,12 +97,12 @@ export function ChatLog({
     const held = anchor.current;
     const el = scroller.current;
     if (!held || !el) return;
-    const index = messages.findIndex((m) => m.key === held.key);
+    const index = rows.findIndex((row) => row.key === held.key);
     const item = index >= 0 ? virtualizer.measurementsCache[index] : undefined;
     if (item && Math.abs(item.start - held.offset - el.scrollTop) > 1) {
       virtualizer.scrollToOffset(item.start - held.offset);
     }
-  }, [messages, totalSize, scrollToEnd, virtualizer]);
+  }, [rows, totalSize, scrollToEnd, virtualizer]);
 
   const items = virtualizer.getVirtualItems();
 
@@ -96,13 +120,27 @@ export function ChatLog({
           pinned.current = live && el.scrollHeight - el.scrollTop - el.clientHeight < PINNED_SLACK;
           setShowJump(live && !pinned.current);
           const first = virtualizer.getVirtualItems().find((item) => item.end > el.scrollTop);
-          const key = first ? messages[first.index]?.key : undefined;
+          const key = first ? rows[first.index]?.key : undefined;
           anchor.current = first && key ? { key, offset: first.start - el.scrollTop } : null;
         }}
       >
         <div className="relative w-full" style={{ height: totalSize }}>
           {items.map((item) => {
-            const message = messages[item.index]!;
+            const row = rows[item.index]!;
+            if (row.type === 'gap') {
+              return (
+                <div
+                  key={item.key}
+                  data-index={item.index}
+                  ref={virtualizer.measureElement}
+                  className="absolute left-0 top-0 w-full px-1"
+                  style={{ transform: `translateY(${item.start}px)` }}
+                >
+                  <GapRow gap={row.gap} />
+                </div>
+              );
+            }
+            const { message } = row;
             return (
               <div
                 key={item.key}
@@ -110,11 +148,11 @@ export function ChatLog({
                 ref={virtualizer.measureElement}
                 className="absolute left-0 top-0 w-full px-1"
                 style={{ transform: `translateY(${item.start}px)` }}
-                {...(startsSpeakerRun(messages, item.index) ? { 'data-testid': 'speaker-run', 'data-speaker': message.user } : {})}
+                {...(row.startsRun ? { 'data-testid': 'speaker-run', 'data-speaker': message.user } : {})}
               >
                 <MessageRow
                   message={message}
-                  startsRun={startsSpeakerRun(messages, item.index)}
+                  startsRun={row.startsRun}
                   view={views[message.key] ?? 'optimized'}
                   editing={editingKey === message.key}
                   optimizing={optimizing.has(message.key)}
