@@ -9,5 +9,5 @@ function configured(value: string | undefined): string | null {
 export const SUPPORT_URL = configured(import.meta.env.VITE_SUPPORT_URL);
 export const FEEDBACK_URL = configured(import.meta.env.VITE_FEEDBACK_URL);
 export const PRIVACY_POLICY_URL = configured(import.meta.env.VITE_PRIVACY_POLICY_URL) ?? '/privacy.html';
-/** Defaults to the bundled page on loading the unpacked extension. */
-export const EXTENSION_INSTALL_URL = configured(import.meta.env.VITE_EXTENSION_INSTALL_URL) ?? '/extension.html';
+/** Defaults to this server's page offering the extension package and the developer-mode steps. */
+export const EXTENSION_INSTALL_URL = configured(import.meta.env.VITE_EXTENSION_INSTALL_URL) ?? '/extension';

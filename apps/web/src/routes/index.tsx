@@ -36,6 +36,7 @@ export const routes: RouteObject[] = [
     children: [
       { element: <LoginOnly />, children: [{ path: '/login', ...page(() => import('./login')) }] },
       { path: '/uninstall', ...page(() => import('./uninstall')) },
+      { path: '/extension', ...page(() => import('../features/extension/extension-page')) },
       {
         path: '/public',
         element: <PublicLayout />,

@@ -1,5 +1,6 @@
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { REFERRAL_SUCCESS, REFERRAL_SUCCESS_DURATION_MS } from '@mbox/shared/ui-messages';
+import { EXTENSION_INSTALL_URL } from '../lib/links';
 import { toast } from '../lib/toast';
 import { trpc } from '../lib/trpc';
 
@@ -82,6 +83,11 @@ export default function OnboardingPage() {
           <div className="card-body items-center text-center">
             <h1 className="card-title text-2xl">{content.title}</h1>
             <p>{content.text}</p>
+            {step === 'join-meeting' && (
+              <a href={EXTENSION_INSTALL_URL} className="link link-primary" target="_blank" rel="noopener noreferrer">
+                Install the Mbox extension
+              </a>
+            )}
             <div className="card-actions mt-4 w-full items-center justify-between">
               {previous ? (
                 <Link to={`/onboarding/${previous}${query}`} className="btn btn-circle btn-ghost" aria-label="Back">
