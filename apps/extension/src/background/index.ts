@@ -180,7 +180,8 @@ function senderOrigin(sender: chrome.runtime.MessageSender): string | null {
 
 async function handleMessage(message: RuntimeMessage, from: chrome.runtime.MessageSender): Promise<unknown> {
   const tabId = from.tab?.id ?? null;
-  const fromExtensionPage = from.id === chrome.runtime.id && from.tab === undefined;
+  // The popup, or the popup page opened in a tab; never a content script (its URL is the web page's).
+  const fromExtensionPage = from.id === chrome.runtime.id && (from.url ?? '').startsWith(chrome.runtime.getURL(''));
   switch (message.type) {
     case 'capture-lines': {
       await (await outbox()).putLines(message.meeting, message.lines, tabId, Date.now());
