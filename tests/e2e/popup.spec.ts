@@ -26,10 +26,9 @@ interface FakeMeet {
   captionsOff(): Promise<void>;
   captionsOn(): Promise<void>;
 }
-declare global {
-  interface Window {
-    __meet: FakeMeet;
-  }
+/** The fixture's API on the Meet page (typed here, not on Window: other specs type it their way). */
+interface MeetWindow {
+  __meet: FakeMeet;
 }
 interface WorkerDebug {
   mboxDebug: { flush(): Promise<unknown> };
@@ -90,14 +89,17 @@ describe('the extension popup', () => {
   it('follows a call: meeting, captions on, lines sent', async () => {
     meet = await context.newPage();
     await meet.goto('https://meet.google.com/abc-defg-hij');
-    await meet.waitForFunction(() => Boolean(window.__meet));
-    const tabId = await worker.evaluate(async () => (await chrome.tabs.query({ url: 'https://meet.google.com/*' }))[0]?.id);
+    await meet.waitForFunction(() => Boolean((window as unknown as Partial<MeetWindow>).__meet));
+    const tabId = await worker.evaluate(async () => {
+      const { tabs } = (globalThis as unknown as { chrome: { tabs: { query(q: { url: string }): Promise<{ id?: number }[]> } } }).chrome;
+      return (await tabs.query({ url: 'https://meet.google.com/*' }))[0]?.id;
+    });
     expect(tabId).toBeTypeOf('number');
     await popup.goto(`chrome-extension://${EXTENSION_ID}/popup.html?tab=${tabId}`);
 
-    await meet.evaluate(() => window.__meet.say('Alice Example', 'Good morning everyone, shall we start?', { newBlock: true }));
-    await meet.evaluate(() => window.__meet.say('Bob Builder', 'Yes, the numbers are in.', { newBlock: true }));
-    await meet.evaluate(() => window.__meet.idle());
+    await meet.evaluate(() => (window as unknown as MeetWindow).__meet.say('Alice Example', 'Good morning everyone, shall we start?', { newBlock: true }));
+    await meet.evaluate(() => (window as unknown as MeetWindow).__meet.say('Bob Builder', 'Yes, the numbers are in.', { newBlock: true }));
+    await meet.evaluate(() => (window as unknown as MeetWindow).__meet.idle());
     await expect.poll(() => text('meeting'), { timeout: 10_000 }).toMatch(/abc-defg-hij/);
     expect(await text('captions')).toBe('On');
     expect(await text('region')).toBe('Found');
@@ -111,7 +113,7 @@ describe('the extension popup', () => {
     await web.getByTestId('meeting-item').first().click();
     await web.getByTestId('transcript-message').first().waitFor({ timeout: 20_000 });
 
-    await meet.evaluate(() => window.__meet.captionsOff());
+    await meet.evaluate(() => (window as unknown as MeetWindow).__meet.captionsOff());
     await expect.poll(() => text('captions'), { timeout: 10_000 }).toBe('Off');
     expect(await text('health-alert')).toMatch(/^Captions are off/);
     // Once it lasts, the gap opens and shows in the popup's list.
@@ -123,7 +125,7 @@ describe('the extension popup', () => {
       .toEqual([['captions-off', null]]);
     await expect.poll(() => web.getByTestId('transcript-gap').first().textContent(), { timeout: 15_000 }).toMatch(/^Captions off since /);
 
-    await meet.evaluate(() => window.__meet.captionsOn());
+    await meet.evaluate(() => (window as unknown as MeetWindow).__meet.captionsOn());
     await expect.poll(() => text('captions'), { timeout: 10_000 }).toBe('On');
     await expect.poll(() => text('gaps'), { timeout: 10_000 }).toMatch(/^Captions were off /);
     await flush();
