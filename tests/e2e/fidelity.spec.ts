@@ -19,7 +19,8 @@ import { CHROMIUM_ARGS, chromiumPath, webDist } from './support/browser.js';
  * user's real name.
  */
 
-const extensionDir = path.join(repoRoot, 'apps/extension/dist');
+/** E2E_EXTENSION_DIST runs the harness against another build (e.g. an older commit's, to see what it catches). */
+const extensionDir = process.env.E2E_EXTENSION_DIST ?? path.join(repoRoot, 'apps/extension/dist');
 /** Turns per behaviour: enough for several speaker changes and repeats, small enough for CI. */
 const TURNS = 40;
 /** The default local account (the web app's "Login with Google" in local mode); the handshake hands it to the extension. */
