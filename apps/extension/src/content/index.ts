@@ -250,6 +250,8 @@ function init(): void {
     scanNow();
     tracker?.finalizeAll();
     flushLines();
+    // A reload starts a new monitor: the gap in progress ends here, and reopens if its cause remains.
+    reportGaps(monitor?.finish(Date.now()) ?? []);
   });
   setInterval(poll, POLL_MS);
   setInterval(flushLines, SEND_INTERVAL_MS);

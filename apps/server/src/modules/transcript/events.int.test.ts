@@ -57,6 +57,14 @@ describe('capture events (gaps)', () => {
     expect((await events(lines.body.meetingKey)).body.map((e) => e.kind)).toEqual(['capture-broken', 'no-captions']);
   });
 
+  it('a gap still open when the meeting ends ends with it', async () => {
+    const m = { ...meeting, sessionId: 'gap-3' };
+    const key = (await post({ meeting: m, events: [{ eventId: 'open', kind: 'captions-off', startedAt: startedAt + minute }] })).body.meetingKey;
+    const end = await app.rest('POST', '/v1/transcript/end', { token: extensionToken, body: { sessionId: 'gap-3', finishedAt: startedAt + 30 * minute } });
+    expect(end.status).toBe(200);
+    expect((await events(key)).body.map((e) => e.endedAt)).toEqual([startedAt + 30 * minute]);
+  });
+
   it('rejects malformed events with 400 naming the field, and stores nothing', async () => {
     const before = await app.deps.db.meetingEvent.count();
     const event = { eventId: 'x', kind: 'captions-off', startedAt };

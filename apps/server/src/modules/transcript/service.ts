@@ -148,6 +148,11 @@ export async function endMeeting(
   // Keep the latest end: an early end from a closed tab must not undo a later one.
   if (!meeting.finishedAt || meeting.finishedAt < finishedAt) {
     await deps.db.meeting.update({ where: { id: meeting.id }, data: { finishedAt } });
+    // A gap still open (its tab closed before reporting the end) ends with the meeting.
+    await deps.db.meetingEvent.updateMany({
+      where: { meetingId: meeting.id, endedAt: null, startedAt: { lte: finishedAt } },
+      data: { endedAt: finishedAt },
+    });
     deps.events.emit('meeting.changed', { userId, meetingId: meeting.id, kind: 'finished' });
   }
   return { meetingKey: meeting.id };
