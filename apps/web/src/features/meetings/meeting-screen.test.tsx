@@ -61,6 +61,7 @@ function setup(path: string, detail: Record<string, { meet: Meeting; messages: M
       if (!found) throw apiError(404, 'NOT_FOUND', 'Meeting not found');
       return { ...found, next: null, total: found.messages.length };
     },
+    'meeting.events': () => [],
     'meeting.delete': () => ({ success: true }),
     'stats.dashboard': () => ({
       total: MEETINGS.length,

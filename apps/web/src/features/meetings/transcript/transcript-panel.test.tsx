@@ -22,6 +22,7 @@ function setup(messages: Message[], handlers: Record<string, (input: unknown) =>
   const fake = createFakeTrpc({
     'meeting.grouped': () => ({ groups: [] }),
     'meeting.messages': () => ({ meet: MEET, messages, next: null, total: messages.length }),
+    'meeting.events': () => [],
     ...handlers,
   });
   renderRoutes([{ path: '/', element: <TranscriptPanel meetingId="m1" /> }], { fake, session: fakeSession({ premium }) });
