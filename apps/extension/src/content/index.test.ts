@@ -91,4 +91,25 @@ describe('content script', () => {
 
     expect(sentLines().at(-1)).toMatchObject({ speaker: 'Bob Builder', text: 'See you tomorrow then', final: true });
   });
+
+  it('reads the region Meet put in place since the last poll when the page goes away', async () => {
+    const meet = (window as unknown as { __meet: { say(s: string, t: string, o: object): Promise<void>; replaceRegion(): Promise<void> } }).__meet;
+    const said = meet.say('Bob Builder', 'See you', { stepMs: 0, rewrites: 0 });
+    await vi.advanceTimersByTimeAsync(1000);
+    await said;
+    await vi.advanceTimersByTimeAsync(1000);
+
+    // Meet swaps the region node, the turn goes on in the new node, and the tab closes before the next poll.
+    const replaced = meet.replaceRegion();
+    await vi.advanceTimersByTimeAsync(0);
+    await replaced;
+    captionText().data = 'See you tomorrow then';
+    await flushMicrotasks();
+    window.dispatchEvent(new Event('pagehide'));
+
+    const lines = sentLines();
+    expect(lines.at(-1)).toMatchObject({ speaker: 'Bob Builder', text: 'See you tomorrow then', final: true });
+    // One line, continued in the new node: not a second copy of its start.
+    expect(new Set(lines.map((l) => l.captionId)).size).toBe(1);
+  });
 });

@@ -167,9 +167,13 @@ function scheduleScan(): void {
   scanTimer ??= setTimeout(scan, SCAN_DEBOUNCE_MS);
 }
 
-/** Before finalising, words Meet showed inside the debounce window must still be read. */
+/**
+ * Before finalising, words Meet showed inside the debounce window must still be read — from the
+ * region node shown now: Meet may have replaced it since the last poll.
+ */
 function scanNow(): void {
   clearTimeout(scanTimer);
+  if (tracker) attachRegion();
   scan();
 }
 

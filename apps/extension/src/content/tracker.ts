@@ -123,6 +123,11 @@ export function overlapPrefix(before: string, after: string): string {
   return '';
 }
 
+/** `text` begins with the whole words of `start` ("see you" starts "see you then", not "see young"). */
+function startsWithWords(text: string, start: string): boolean {
+  return text === start || text.startsWith(`${start} `);
+}
+
 function normalizeForMatch(text: string): string {
   return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 }
@@ -310,7 +315,11 @@ export class CaptionTracker {
       const have = normalizeForMatch(candidate.text);
       if (have === wanted) return true;
       const [shorter, longer] = have.length < wanted.length ? [have, wanted] : [wanted, have];
-      return shorter.length >= ADOPT_MIN_PREFIX && longer.startsWith(shorter);
+      // A block that vanished in this very pass while one took its place is a re-render (the region was
+      // replaced): a shared start of whole words will do. Otherwise a short start ("Yeah") may be a new utterance.
+      const goneThisPass = candidate.detachedAt === undefined;
+      if (shorter.length >= ADOPT_MIN_PREFIX && longer.startsWith(shorter)) return true;
+      return goneThisPass && shorter.length > 0 && startsWithWords(longer, shorter);
     });
     if (line?.closed === 'removed') line.closed = undefined;
     return line;
