@@ -1,16 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { chromium, type BrowserContext, type Page, type Worker } from 'playwright-core';
+import type { BrowserContext, Worker } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IngestLinesInput } from '@mbox/shared';
-import { repoRoot } from '../../apps/server/src/db/paths.js';
 import { startTestApp, type TestApp } from '../../apps/server/src/test/app.js';
 import { readQmsumTurns } from '../fixtures/meet/replay.js';
-import { installFakeMeet } from '../fixtures/meet/serve.js';
-import { CHROMIUM_ARGS, chromiumPath, webDist } from './support/browser.js';
+import { launchWithExtension, signInThroughWebApp, webDist, type ExtensionBrowser } from './support/browser.js';
 
-const extensionDir = path.join(repoRoot, 'apps/extension/dist');
 const TURNS = 40;
 
 /** What the fixture page exposes (tests/fixtures/meet/meet.js). */
@@ -34,47 +28,29 @@ describe('a caption line travels from a Meet page to the web app', () => {
   let app: TestApp;
   let context: BrowserContext;
   let worker: Worker;
-  let userDataDir: string;
+  let browser: ExtensionBrowser;
   /** Every batch the extension posted, as the server received it. */
   const batches: { token: string; body: IngestLinesInput }[] = [];
 
   beforeAll(async () => {
     app = await startTestApp({}, { webDist });
-    userDataDir = await mkdtemp(path.join(os.tmpdir(), 'mbox-e2e-'));
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: chromiumPath,
-      headless: true,
-      args: [...CHROMIUM_ARGS, `--disable-extensions-except=${extensionDir}`, `--load-extension=${extensionDir}`],
-    });
+    browser = await launchWithExtension();
+    ({ context, worker } = browser);
     await context.route(`${app.url}/v1/transcript/lines`, async (route) => {
       const request = route.request();
       const token = (request.headers().authorization ?? '').replace(/^Bearer /, '');
       batches.push({ token, body: request.postDataJSON() as IngestLinesInput });
       await route.continue();
     });
-    worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
-    await installFakeMeet(context);
   });
 
   afterAll(async () => {
-    await context?.close();
+    await browser?.close();
     await app?.close();
-    if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
   });
 
-  async function signIn(): Promise<Page> {
-    const web = await context.newPage();
-    web.on('console', (m) => process.env.E2E_DEBUG && console.log('web:', m.text()));
-    await web.goto(`${app.url}/login`);
-    await web.getByRole('button', { name: 'Login with Google' }).click();
-    // A new account is sent to onboarding first; skipping it completes onboarding and lands on /.
-    await web.getByRole('button', { name: 'Skip onboarding' }).click({ timeout: 20_000 });
-    await web.waitForURL((url) => url.pathname === '/');
-    return web;
-  }
-
   it('signs in, hands the extension its token, captures 40 turns and shows them live', async () => {
-    const web = await signIn();
+    const web = await signInThroughWebApp(context, app.url);
 
     // The handshake gave the extension this user and an extension token issued for it.
     await expect

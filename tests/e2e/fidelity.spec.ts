@@ -1,14 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { chromium, type BrowserContext, type Page, type Route, type Worker } from 'playwright-core';
+import type { BrowserContext, Page, Route, Worker } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot } from '../../apps/server/src/db/paths.js';
 import { startTestApp, type TestApp } from '../../apps/server/src/test/app.js';
 import { readQmsumTurns, type ReplayTurn } from '../fixtures/meet/replay.js';
 import type { MeetWindow, SayOptions } from '../fixtures/meet/fake-meet.js';
-import { installFakeMeet } from '../fixtures/meet/serve.js';
-import { CHROMIUM_ARGS, chromiumPath, webDist } from './support/browser.js';
+import { launchWithExtension, signInThroughWebApp, webDist, type ExtensionBrowser } from './support/browser.js';
 
 /**
  * Capture fidelity (issue 14, item 4): slices of real meetings (QMSum) replayed as live captions through
@@ -19,8 +14,6 @@ import { CHROMIUM_ARGS, chromiumPath, webDist } from './support/browser.js';
  * user's real name.
  */
 
-/** E2E_EXTENSION_DIST runs the harness against another build (e.g. an older commit's, to see what it catches). */
-const extensionDir = process.env.E2E_EXTENSION_DIST ?? path.join(repoRoot, 'apps/extension/dist');
 /** Turns per behaviour: enough for several speaker changes and repeats, small enough for CI. */
 const TURNS = 40;
 /** The default local account (the web app's "Login with Google" in local mode); the handshake hands it to the extension. */
@@ -71,25 +64,15 @@ describe('capture fidelity: QMSum meetings replayed through Meet variants are st
   let app: TestApp;
   let context: BrowserContext;
   let worker: Worker;
-  let userDataDir: string;
+  let browser: ExtensionBrowser;
 
   beforeAll(async () => {
     app = await startTestApp({}, { webDist });
-    userDataDir = await mkdtemp(path.join(os.tmpdir(), 'mbox-fidelity-'));
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: chromiumPath,
-      headless: true,
-      args: [...CHROMIUM_ARGS, `--disable-extensions-except=${extensionDir}`, `--load-extension=${extensionDir}`],
-    });
-    worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
-    await installFakeMeet(context);
+    browser = await launchWithExtension();
+    ({ context, worker } = browser);
 
     // Sign in through the web app: the handshake hands the extension the user and a token.
-    const web = await context.newPage();
-    await web.goto(`${app.url}/login`);
-    await web.getByRole('button', { name: 'Login with Google' }).click();
-    await web.getByRole('button', { name: 'Skip onboarding' }).click({ timeout: 20_000 });
-    await web.waitForURL((url) => url.pathname === '/');
+    const web = await signInThroughWebApp(context, app.url);
     // (expect.poll is for tests only: this waits by hand.)
     const deadline = Date.now() + 15_000;
     let account = (await debug(worker)).account;
@@ -104,9 +87,8 @@ describe('capture fidelity: QMSum meetings replayed through Meet variants are st
   });
 
   afterAll(async () => {
-    await context?.close();
+    await browser?.close();
     await app?.close();
-    if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
   });
 
   /** Opens the fake Meet call of `behaviour` with the slice's speakers as participants, the user first. */

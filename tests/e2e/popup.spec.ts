@@ -1,12 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Page, type Worker } from 'playwright-core';
+import type { BrowserContext, Page, Worker } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot } from '../../apps/server/src/db/paths.js';
 import { startTestApp, type TestApp } from '../../apps/server/src/test/app.js';
-import { installFakeMeet } from '../fixtures/meet/serve.js';
-import { CHROMIUM_ARGS, chromiumPath, webDist } from './support/browser.js';
+import { launchWithExtension, signInThroughWebApp, webDist, type ExtensionBrowser } from './support/browser.js';
 
 /**
  * The extension's popup in Chromium, against the real server and the fake Meet page: signed out, then
@@ -16,7 +12,6 @@ import { CHROMIUM_ARGS, chromiumPath, webDist } from './support/browser.js';
  * toolbar popup shows for that tab.
  */
 
-const extensionDir = path.join(repoRoot, 'apps/extension/dist');
 const EXTENSION_ID = 'gdpebbbflogohfolilalmebjdpkopjfp';
 const SCREENSHOTS = process.env.E2E_SCREENSHOTS;
 
@@ -38,27 +33,20 @@ describe('the extension popup', () => {
   let app: TestApp;
   let context: BrowserContext;
   let worker: Worker;
-  let userDataDir: string;
+  let browser: ExtensionBrowser;
   let popup: Page;
   let web: Page;
   let meet: Page;
 
   beforeAll(async () => {
     app = await startTestApp({}, { webDist });
-    userDataDir = await mkdtemp(path.join(os.tmpdir(), 'mbox-popup-'));
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: chromiumPath,
-      headless: true,
-      args: [...CHROMIUM_ARGS, `--disable-extensions-except=${extensionDir}`, `--load-extension=${extensionDir}`],
-    });
-    worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
-    await installFakeMeet(context);
+    browser = await launchWithExtension();
+    ({ context, worker } = browser);
   });
 
   afterAll(async () => {
-    await context?.close();
+    await browser?.close();
     await app?.close();
-    if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
   });
 
   const flush = () => worker.evaluate(() => (globalThis as unknown as WorkerDebug).mboxDebug.flush());
@@ -75,11 +63,7 @@ describe('the extension popup', () => {
     expect(await text('user')).toMatch(/^Signed out\. Open the Mbox web app and sign in/);
     await shot('signed-out');
 
-    web = await context.newPage();
-    await web.goto(`${app.url}/login`);
-    await web.getByRole('button', { name: 'Login with Google' }).click();
-    await web.getByRole('button', { name: 'Skip onboarding' }).click({ timeout: 20_000 });
-    await web.waitForURL((url) => url.pathname === '/');
+    web = await signInThroughWebApp(context, app.url);
 
     await expect.poll(() => text('connection'), { timeout: 15_000 }).toBe('Connected');
     expect(await text('user')).toMatch(/^Signed in as /);

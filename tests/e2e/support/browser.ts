@@ -1,5 +1,8 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page, type Worker } from 'playwright-core';
+import { installFakeMeet } from '../../fixtures/meet/serve.js';
 import { repoRoot } from '../../../apps/server/src/db/paths.js';
 import { startTestApp, type TestApp } from '../../../apps/server/src/test/app.js';
 import type { Config } from '../../../apps/server/src/config.js';
@@ -19,6 +22,51 @@ export const CHROMIUM_ARGS = [
 ];
 
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** The built extension; E2E_EXTENSION_DIST runs a spec against another build (e.g. an older commit's). */
+export const extensionDir = process.env.E2E_EXTENSION_DIST ?? path.join(repoRoot, 'apps/extension/dist');
+
+export interface ExtensionBrowser {
+  context: BrowserContext;
+  /** The extension's service worker. */
+  worker: Worker;
+  close(): Promise<void>;
+}
+
+/**
+ * Chromium with the built extension loaded (a persistent profile, as MV3 needs) and the fake Meet page
+ * served at https://meet.google.com/, so the manifest's content scripts inject as in production.
+ */
+export async function launchWithExtension(): Promise<ExtensionBrowser> {
+  const userDataDir = await mkdtemp(path.join(os.tmpdir(), 'mbox-e2e-'));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: chromiumPath,
+    headless: true,
+    args: [...CHROMIUM_ARGS, `--disable-extensions-except=${extensionDir}`, `--load-extension=${extensionDir}`],
+  });
+  const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
+  await installFakeMeet(context);
+  return {
+    context,
+    worker,
+    async close() {
+      await context.close();
+      await rm(userDataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Signs a new local account in through the login screen and skips onboarding; ends on '/'. */
+export async function signInThroughWebApp(context: BrowserContext, appUrl: string): Promise<Page> {
+  const web = await context.newPage();
+  if (process.env.E2E_DEBUG) web.on('console', (m) => console.log('web:', m.text()));
+  await web.goto(`${appUrl}/login`);
+  await web.getByRole('button', { name: 'Login with Google' }).click();
+  // A new account is sent to onboarding first; skipping it completes onboarding and lands on /.
+  await web.getByRole('button', { name: 'Skip onboarding' }).click({ timeout: 20_000 });
+  await web.waitForURL((url) => url.pathname === '/');
+  return web;
+}
 
 /** Desktop and phone sizes the screens are checked at (issue 9: 1280, 1024 and 390 px). */
 export const VIEWPORTS = {
