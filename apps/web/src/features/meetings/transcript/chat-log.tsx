@@ -127,20 +127,7 @@ export function ChatLog({
         <div className="relative w-full" style={{ height: totalSize }}>
           {items.map((item) => {
             const row = rows[item.index]!;
-            if (row.type === 'gap') {
-              return (
-                <div
-                  key={item.key}
-                  data-index={item.index}
-                  ref={virtualizer.measureElement}
-                  className="absolute left-0 top-0 w-full px-1"
-                  style={{ transform: `translateY(${item.start}px)` }}
-                >
-                  <GapRow gap={row.gap} />
-                </div>
-              );
-            }
-            const { message } = row;
+            const run = row.type === 'line' && row.startsRun ? { 'data-testid': 'speaker-run', 'data-speaker': row.message.user } : {};
             return (
               <div
                 key={item.key}
@@ -148,16 +135,20 @@ export function ChatLog({
                 ref={virtualizer.measureElement}
                 className="absolute left-0 top-0 w-full px-1"
                 style={{ transform: `translateY(${item.start}px)` }}
-                {...(row.startsRun ? { 'data-testid': 'speaker-run', 'data-speaker': message.user } : {})}
+                {...run}
               >
-                <MessageRow
-                  message={message}
-                  startsRun={row.startsRun}
-                  view={views[message.key] ?? 'optimized'}
-                  editing={editingKey === message.key}
-                  optimizing={optimizing.has(message.key)}
-                  {...handlers}
-                />
+                {row.type === 'gap' ? (
+                  <GapRow gap={row.gap} />
+                ) : (
+                  <MessageRow
+                    message={row.message}
+                    startsRun={row.startsRun}
+                    view={views[row.message.key] ?? 'optimized'}
+                    editing={editingKey === row.message.key}
+                    optimizing={optimizing.has(row.message.key)}
+                    {...handlers}
+                  />
+                )}
               </div>
             );
           })}
