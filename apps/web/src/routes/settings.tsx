@@ -1,6 +1,4 @@
-import { Page } from './page';
+import { SettingsPage } from '../features/settings/settings-page';
 
-/** /settings: tabs General, Summary, Account (spec §2) come with the settings work. */
-export default function SettingsPage() {
-  return <Page title="Settings" />;
-}
+/** /settings (spec §2): tabs General, Summary, Account. */
+export default SettingsPage;

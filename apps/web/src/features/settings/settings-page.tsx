@@ -1,0 +1,61 @@
+import { lazy, Suspense } from 'react';
+import { useSearchParams } from 'react-router';
+import { Page } from '../../routes/page';
+import { PageLoader } from '../../routes/guards';
+
+/** Spec §2: the Settings page's tabs, in order. The chosen tab lives in `?tab=` so it can be linked to. */
+const TABS = [
+  { id: 'general', label: 'General', Component: lazy(() => import('./general-tab')) },
+  { id: 'summary', label: 'Summary', Component: lazy(() => import('./summary-tab')) },
+  { id: 'account', label: 'Account', Component: lazy(() => import('./account-tab')) },
+] as const;
+
+type TabId = (typeof TABS)[number]['id'];
+
+function isTabId(value: string | null): value is TabId {
+  return TABS.some((tab) => tab.id === value);
+}
+
+export function SettingsPage() {
+  const [params, setParams] = useSearchParams();
+  const requested = params.get('tab');
+  const active = isTabId(requested) ? requested : 'general';
+  const { Component } = TABS.find((tab) => tab.id === active) ?? TABS[0];
+
+  const choose = (id: TabId) =>
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (id === 'general') next.delete('tab');
+        else next.set('tab', id);
+        return next;
+      },
+      { replace: true },
+    );
+
+  return (
+    <Page title="Settings">
+      <div role="tablist" aria-label="Settings" className="tabs tabs-border mb-6">
+        {TABS.map((tab) => (
+          <button
+            key={tab.id}
+            type="button"
+            role="tab"
+            id={`settings-tab-${tab.id}`}
+            aria-selected={tab.id === active}
+            aria-controls="settings-panel"
+            className={`tab ${tab.id === active ? 'tab-active' : ''}`}
+            onClick={() => choose(tab.id)}
+          >
+            {tab.label}
+          </button>
+        ))}
+      </div>
+      <section id="settings-panel" role="tabpanel" aria-labelledby={`settings-tab-${active}`}>
+        <Suspense fallback={<PageLoader />}>
+          <Component />
+        </Suspense>
+      </section>
+    </Page>
+  );
+}
