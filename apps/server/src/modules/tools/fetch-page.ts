@@ -1,22 +1,24 @@
-import { lookup as dnsLookup, type LookupAddress, type LookupOneOptions } from 'node:dns';
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { IncomingMessage } from 'node:http';
 import type { LookupFunction } from 'node:net';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { TRPCError } from '@trpc/server';
-import ipaddr from 'ipaddr.js';
-import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
 import { INVALID_LINK } from '@mbox/shared';
+import {
+  OutboundRefusedError,
+  checkOutboundUrl,
+  isRefusedAddressError,
+  outboundRequest,
+  type OutboundRefusal,
+} from '../../net/outbound.js';
 
 /**
  * Fetching a page a user names, without letting that user reach what only the server can reach
  * (SSRF). docs/summarizer.md, "Security", says what is allowed and why.
  *
- * Every hop (the link and each redirect) is checked: http/https only, ports 80/443, no literal
- * non-public address; the connection then goes through request-filtering-agent, which checks the
- * addresses a host name resolves to at connect time (so DNS names of private addresses and DNS
- * rebinding are refused too). Hosts listed in SUMMARIZER_ALLOWED_HOSTS (host:port) skip both checks.
+ * Every hop (the link and each redirect) goes through the checks of net/outbound.ts: http/https only,
+ * ports 80/443, no literal non-public address, and the addresses a host name resolves to checked at
+ * connect time. Hosts listed in SUMMARIZER_ALLOWED_HOSTS (host:port) skip them.
  */
 
 export const LINK_REFUSED_ADDRESS = 'Link refused: it points to a private, local or reserved network address';
@@ -27,7 +29,6 @@ export const PAGE_TIMEOUT = 'The page took too long to answer';
 export const PAGE_UNREACHABLE = 'The page could not be reached';
 export const NOT_HTML = 'The link is not a web page (HTML); only web pages can be summarised';
 
-const WEB_PORTS = new Set(['80', '443']);
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 const USER_AGENT = 'Mozilla/5.0 (compatible; MboxSummarizer/1.0; +https://github.com/mbox-app)';
 
@@ -55,71 +56,35 @@ function refused(message: string): TRPCError {
   return new TRPCError({ code: 'BAD_REQUEST', message });
 }
 
-/** A resolved address the fetch refused; raised by the lookup below, recognised in the error mapping. */
-class RefusedAddressError extends Error {
-  override name = 'RefusedAddressError';
-}
-
-/** True only for ordinary public unicast addresses (IPv4-mapped IPv6 is judged as its IPv4). */
-export function isPublicAddress(address: string): boolean {
-  if (!ipaddr.isValid(address)) return false;
-  return ipaddr.process(address).range() === 'unicast';
-}
-
-/** `host:port` of a URL as SUMMARIZER_ALLOWED_HOSTS names it (default ports written out). */
-function hostKey(url: URL): string {
-  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
-  return `${url.hostname.toLowerCase()}:${port}`;
-}
+const REFUSALS: Record<OutboundRefusal, string> = {
+  scheme: INVALID_LINK,
+  credentials: LINK_REFUSED_CREDENTIALS,
+  port: LINK_REFUSED_PORT,
+  address: LINK_REFUSED_ADDRESS,
+};
 
 /** Checks one hop's URL as written; the resolved address is checked at connect time. Returns whether it is exempt. */
 function checkUrl(url: URL, allowedHosts: readonly string[]): boolean {
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw refused(INVALID_LINK);
-  if (url.username || url.password) throw refused(LINK_REFUSED_CREDENTIALS);
-  if (allowedHosts.includes(hostKey(url))) return true;
-  if (url.port && !WEB_PORTS.has(url.port)) throw refused(LINK_REFUSED_PORT);
-  // WHATWG URL parsing already turned decimal, hex and octal IPv4 forms into dotted form.
-  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  if (ipaddr.isValid(host) && !isPublicAddress(host)) throw refused(LINK_REFUSED_ADDRESS);
-  return false;
+  try {
+    return checkOutboundUrl(url, allowedHosts);
+  } catch (error) {
+    if (error instanceof OutboundRefusedError) throw refused(REFUSALS[error.reason]);
+    throw error;
+  }
 }
-
-/** Resolution that fails on any non-public address, before request-filtering-agent checks it again. */
-function checkedLookup(resolve: LookupFunction): LookupFunction {
-  return ((hostname: string, options: LookupOneOptions & { all?: boolean }, callback: (...args: unknown[]) => void) => {
-    resolve(hostname, options, ((error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => {
-      if (error) return callback(error);
-      const addresses = Array.isArray(address) ? address.map((a) => a.address) : [address];
-      const bad = addresses.find((a) => !isPublicAddress(a));
-      if (bad !== undefined) return callback(new RefusedAddressError(`${hostname} resolves to ${bad}`));
-      callback(null, address, family);
-    }) as never);
-  }) as LookupFunction;
-}
-
-const filteringAgents = { http: new RequestFilteringHttpAgent(), https: new RequestFilteringHttpsAgent() };
-const exemptAgents = { http: new HttpAgent(), https: new HttpsAgent() };
 
 function get(url: URL, exempt: boolean, signal: AbortSignal, lookup: LookupFunction | undefined): Promise<IncomingMessage> {
-  const https = url.protocol === 'https:';
-  const agents = exempt ? exemptAgents : filteringAgents;
-  const resolve = lookup ?? (dnsLookup as LookupFunction);
-  return new Promise((resolvePromise, reject) => {
-    const request = (https ? httpsRequest : httpRequest)(url, {
-      method: 'GET',
-      agent: https ? agents.https : agents.http,
-      lookup: exempt ? resolve : checkedLookup(resolve),
-      signal,
-      headers: {
-        'user-agent': USER_AGENT,
-        accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1',
-        'accept-encoding': 'gzip, deflate, br',
-        'accept-language': 'en;q=1, *;q=0.5',
-      },
-    });
-    request.on('response', resolvePromise);
-    request.on('error', reject);
-    request.end();
+  return outboundRequest(url, {
+    method: 'GET',
+    exempt,
+    signal,
+    lookup,
+    headers: {
+      'user-agent': USER_AGENT,
+      accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1',
+      'accept-encoding': 'gzip, deflate, br',
+      'accept-language': 'en;q=1, *;q=0.5',
+    },
   });
 }
 
@@ -184,8 +149,7 @@ function requestError(error: unknown, timedOut: boolean): unknown {
   if (error instanceof TRPCError) return error;
   if (timedOut) return new TRPCError({ code: 'GATEWAY_TIMEOUT', message: PAGE_TIMEOUT, cause: error });
   const cause = error instanceof Error ? error : undefined;
-  // request-filtering-agent's own refusal (literal addresses, resolution) says "is not allowed".
-  if (cause instanceof RefusedAddressError || (cause && /is not allowed/.test(cause.message) && /DNS lookup/.test(cause.message))) {
+  if (isRefusedAddressError(cause)) {
     return new TRPCError({ code: 'BAD_REQUEST', message: LINK_REFUSED_ADDRESS, cause });
   }
   const code = (cause as NodeJS.ErrnoException | undefined)?.code;
