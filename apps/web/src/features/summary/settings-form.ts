@@ -28,9 +28,9 @@ export const INITIAL_SETTINGS_FORM: SettingsForm = {
 /**
  * Spec §5 applied when a length input is left: min snaps to the step and to at least 50 (a
  * non-integer falls back to 50); max snaps to the step and to at least min (a non-integer or 0
- * means no limit, 0).
+ * means no limit, 0). Also used by the Settings › Summary tab's default lengths.
  */
-export function settleLengths(form: SettingsForm): SettingsForm {
+export function settleLengths<Form extends Pick<SettingsForm, 'minLength' | 'maxLength'>>(form: Form): Form {
   const minLength = coerceMinSummaryLength(form.minLength);
   const maxLength = coerceMaxSummaryLength(form.maxLength, minLength);
   return { ...form, minLength: String(minLength), maxLength: String(maxLength) };

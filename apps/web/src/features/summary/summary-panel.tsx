@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { LANGUAGE_PICK_LIST, ORIGINAL_LANGUAGE_CODE, languageCodeSchema, promptTitle, type LanguageCode, type SummarySettingsInput } from '@mbox/shared/prompts/index';
+import { ORIGINAL_LANGUAGE_CODE, languageCodeSchema, promptTitle, type LanguageCode, type SummarySettingsInput } from '@mbox/shared/prompts/index';
 import type { Summary } from '@mbox/shared/summary';
 import { SUMMARY_UNAVAILABLE_MESSAGE } from '@mbox/shared/summary-availability';
 import { MIN_QUESTION_LENGTH } from '@mbox/shared/ui-messages';
@@ -7,6 +7,7 @@ import { reportEmptyResult } from '../../lib/errors';
 import { useSession } from '../../lib/session';
 import { trpc } from '../../lib/trpc';
 import { UpgradeCard } from '../premium/upgrade-card';
+import { LanguageOptions } from './language-options';
 import { buildPromptOptions, customOptionId, isEmptyResult, upsertSummary, withTranslation, type PromptOption } from './prompt-options';
 import { streamPreview } from './stream-preview';
 import { SummarySettingsDialog } from './summary-settings-dialog';
@@ -187,11 +188,7 @@ function SummaryWorkspace({ meetingId }: { meetingId: string }) {
               disabled={!summary || controlsLocked}
               onChange={(e) => chooseLanguage(languageCodeSchema.parse(e.target.value))}
             >
-              {LANGUAGE_PICK_LIST.map((l) => (
-                <option key={l.code} value={l.code}>
-                  {`${l.flag} ${l.name}`}
-                </option>
-              ))}
+              <LanguageOptions />
             </select>
           </label>
         </div>
