@@ -1,6 +1,4 @@
-import { Page } from './page';
+import { ChangelogPage } from '../features/changelog/changelog-page';
 
 /** /changelog (spec §2): version history. */
-export default function ChangelogPage() {
-  return <Page title="ChangeLog" />;
-}
+export default ChangelogPage;
