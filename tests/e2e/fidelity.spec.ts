@@ -16,7 +16,7 @@ import { launchWithExtension, signInThroughWebApp, webDist, type ExtensionBrowse
 
 /** Turns per behaviour: enough for several speaker changes and repeats, small enough for CI. */
 const TURNS = 40;
-/** The default local account (the web app's "Login with Google" in local mode); the handshake hands it to the extension. */
+/** The default local account (the web app's local-mode login button with no e-mail); the handshake hands it to the extension. */
 const USER_EMAIL = 'me@localhost';
 const USER_NAME = 'Local user';
 /** The QMSum speaker played by the signed-in user: their turns show Meet's self label. */

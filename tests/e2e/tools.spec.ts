@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUMMARIZER_DAILY_LIMIT } from '@mbox/shared/tools';
+import { LOGIN_LOCAL } from '@mbox/shared/ui-messages';
 import type { TestApp } from '../../apps/server/src/test/app.js';
 import { makePremium } from '../../apps/server/src/test/fixtures.js';
 import { launchBrowser, openSignedIn, startWebApp } from './support/browser.js';
@@ -184,7 +185,7 @@ describe('summarizer tools: landings, pages, validation, results and limits', ()
       expect(href).toBe('/login?redirect=subscribe');
     }
     await buttons.first().click();
-    await page.getByRole('button', { name: 'Login with Google' }).waitFor();
+    await page.getByRole('button', { name: LOGIN_LOCAL }).waitFor();
     const url = new URL(page.url());
     expect(url.pathname + url.search).toBe('/login?redirect=subscribe');
     await page.close();

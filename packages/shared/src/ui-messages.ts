@@ -22,3 +22,8 @@ export const REFERRAL_SUCCESS_DURATION_MS = 10_000;
 export const AUTH_RETRY_LIMIT = 2;
 /** The assistant question's Ask button stays disabled below this many characters. */
 export const MIN_QUESTION_LENGTH = 6;
+
+/** The login button: the spec's text when it opens Google sign-in (Firebase mode)… */
+export const LOGIN_WITH_GOOGLE = 'Login with Google';
+/** …and what it does in local mode: signs in to a passwordless local account on this server. */
+export const LOGIN_LOCAL = 'Continue with local account';

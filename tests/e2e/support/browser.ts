@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page, type Worker } from 'playwright-core';
+import { LOGIN_LOCAL } from '@mbox/shared/ui-messages';
 import { installFakeMeet } from '../../fixtures/meet/serve.js';
 import { repoRoot } from '../../../apps/server/src/db/paths.js';
 import { startTestApp, type TestApp } from '../../../apps/server/src/test/app.js';
@@ -61,7 +62,7 @@ export async function signInThroughWebApp(context: BrowserContext, appUrl: strin
   const web = await context.newPage();
   if (process.env.E2E_DEBUG) web.on('console', (m) => console.log('web:', m.text()));
   await web.goto(`${appUrl}/login`);
-  await web.getByRole('button', { name: 'Login with Google' }).click();
+  await web.getByRole('button', { name: LOGIN_LOCAL }).click();
   // A new account is sent to onboarding first; skipping it completes onboarding and lands on /.
   await web.getByRole('button', { name: 'Skip onboarding' }).click({ timeout: 20_000 });
   await web.waitForURL((url) => url.pathname === '/');

@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { LOGIN_LOCAL, LOGIN_WITH_GOOGLE } from '@mbox/shared/ui-messages';
 import { PRIVACY_POLICY_URL } from '../lib/links';
 import { useSession } from '../lib/session';
 
@@ -59,7 +60,7 @@ export default function LoginPage() {
             </p>
             <button type="submit" className="btn btn-primary mt-2" disabled={busy || session.status === 'loading'}>
               {busy && <span className="loading loading-spinner loading-sm" />}
-              Login with Google
+              {local ? LOGIN_LOCAL : LOGIN_WITH_GOOGLE}
             </button>
           </div>
         </form>
