@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -6,11 +7,12 @@ import fastifyStatic from '@fastify/static';
 import fastifySwagger, { type StaticDocumentSpec } from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
-import Fastify, { type FastifyError } from 'fastify';
+import Fastify, { type FastifyError, type FastifyRequest } from 'fastify';
 import { fastifyTRPCOpenApiPlugin, generateOpenApiDocument } from 'trpc-to-openapi';
-import type { ApiErrorBody } from '@mbox/shared';
+import { MAX_REQUEST_URL_LENGTH, type ApiErrorBody } from '@mbox/shared';
 import { repoRoot } from './db/paths.js';
 import type { AppDeps } from './deps.js';
+import { docsPagePolicy, registerSecurityHeaders } from './security-headers.js';
 import { appRouter, type AppRouter } from './trpc/app-router.js';
 import { createContext } from './trpc/context.js';
 
@@ -53,9 +55,9 @@ function jsonDepth(text: string): number {
 }
 
 /** Errors raised by Fastify itself (bad JSON, body too large, unknown route) in the API's error shape. */
-function errorBody(status: number, message: string): ApiErrorBody {
+function errorBody(status: number, message: string, requestId?: string): ApiErrorBody {
   const code = statusCodes[status] ?? 'INTERNAL_SERVER_ERROR';
-  return { message, code, data: { code, httpStatus: status } };
+  return { message, code, data: { code, httpStatus: status, ...(requestId ? { requestId } : {}) } };
 }
 
 export function openApiDocument() {
@@ -78,6 +80,11 @@ export async function buildApp(deps: AppDeps, options: { webDist?: string | null
     trustProxy: deps.config.TRUST_PROXY,
     // Long-lived subscription streams must not hold up shutdown; they end on deps.shutdown.
     forceCloseConnections: 'idle',
+    // Unique across restarts and instances: a 500 shows it, and it finds the log lines of the request.
+    genReqId: () => randomUUID(),
+    // A batched tRPC GET names every procedure in one path segment (/trpc/a,b,c); the client keeps URLs
+    // under MAX_REQUEST_URL_LENGTH, Fastify's default of 100 characters answered longer batches 414.
+    maxParamLength: MAX_REQUEST_URL_LENGTH,
   });
 
   // Clients send `Content-Type: application/json` on every call, also on GET and DELETE with no body.
@@ -104,8 +111,10 @@ export async function buildApp(deps: AppDeps, options: { webDist?: string | null
     if (status === 500) request.log.error({ err: error }, 'request failed');
     const message =
       status === 413 ? `Body too large: at most ${BODY_LIMIT} bytes` : status === 500 ? 'Internal server error' : error.message;
-    return reply.status(status).send(errorBody(status, message));
+    return reply.status(status).send(errorBody(status, message, status === 500 ? request.id : undefined));
   });
+
+  await registerSecurityHeaders(app, deps.config);
 
   if (deps.config.CORS_ORIGIN) {
     await app.register(fastifyCors, { origin: deps.config.CORS_ORIGIN.split(','), credentials: false });
@@ -129,6 +138,8 @@ export async function buildApp(deps: AppDeps, options: { webDist?: string | null
           authorization: req.headers.authorization,
           connectionToken: typeof info.connectionParams?.token === 'string' ? info.connectionParams.token : undefined,
           ip: req.ip,
+          id: req.id,
+          log: deps.log.child({ reqId: req.id }),
         }),
     } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
   });
@@ -152,14 +163,16 @@ export async function buildApp(deps: AppDeps, options: { webDist?: string | null
     // The same JSON; trpc-to-openapi and @fastify/swagger type OpenAPI 3 with different packages.
     specification: { document: document as unknown as StaticDocumentSpec['document'] },
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
+  await app.register(fastifySwaggerUi, { routePrefix: '/docs', staticCSP: docsPagePolicy(deps.config) });
   await app.register(fastifyTRPCOpenApiPlugin, {
     basePath: '/v1',
     router: appRouter,
-    createContext: ({ req }: { req: { headers: Record<string, string | string[] | undefined>; ip?: string } }) =>
+    createContext: ({ req }: { req: FastifyRequest }) =>
       createContext(deps, {
         authorization: typeof req.headers.authorization === 'string' ? req.headers.authorization : undefined,
-        ip: req.ip ?? '',
+        ip: req.ip,
+        id: req.id,
+        log: deps.log.child({ reqId: req.id }),
       }),
   });
 
@@ -180,7 +193,14 @@ export async function buildApp(deps: AppDeps, options: { webDist?: string | null
   const webDist = options.webDist === undefined ? join(repoRoot, 'apps/web/dist') : options.webDist;
   const serveWeb = webDist !== null && existsSync(join(webDist, 'index.html'));
   if (serveWeb) {
-    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: ['index.html'] });
+    await app.register(fastifyStatic, {
+      root: webDist,
+      wildcard: false,
+      index: ['index.html'],
+      // Vite names assets by content hash: they never change. The shell is revalidated on every load.
+      setHeaders: (reply, path) =>
+        void reply.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache'),
+    });
   }
 
   app.setNotFoundHandler((request, reply) => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { timestampSchema } from './input-hygiene.js';
 import { ingestMeetingSchema } from './transcript.js';
 
 /**
@@ -11,16 +12,14 @@ export type CaptureEventKind = z.infer<typeof captureEventKindSchema>;
 
 export const MAX_EVENTS_PER_BATCH = 100;
 
-const epochMs = z.number().int().nonnegative().max(8.64e15);
-
 /** One gap as the extension reports it; sent again with `endedAt` once it closes. */
 export const captureEventSchema = z
   .strictObject({
     /** The extension's id for the gap: resending it (open, then closed) updates one event. */
     eventId: z.string().trim().min(1).max(100),
     kind: captureEventKindSchema,
-    startedAt: epochMs,
-    endedAt: epochMs.optional(),
+    startedAt: timestampSchema,
+    endedAt: timestampSchema.optional(),
   })
   .refine((e) => e.endedAt === undefined || e.endedAt >= e.startedAt, {
     message: 'must not be before startedAt',

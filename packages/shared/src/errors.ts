@@ -11,6 +11,8 @@ export const apiErrorDataSchema = z.object({
   /** Dotted path of the first invalid input field, when the error is about input. */
   field: z.string().optional(),
   issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  /** Id of the request in the server log, on unexpected failures (500), to find what went wrong. */
+  requestId: z.string().optional(),
 });
 export type ApiErrorData = z.infer<typeof apiErrorDataSchema>;
 

@@ -1,4 +1,5 @@
 export * from './errors.js';
+export * from './input-hygiene.js';
 export * from './premium.js';
 export * from './meeting.js';
 export * from './transcript.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { timestampSchema } from './input-hygiene.js';
 import { MEET_CODE_PATTERN } from './meet-code.js';
 
 export { MEET_CODE_PATTERN };
@@ -6,15 +7,13 @@ export { MEET_CODE_PATTERN };
 export const MAX_LINE_TEXT = 20_000;
 export const MAX_LINES_PER_BATCH = 500;
 
-const epochMs = z.number().int().nonnegative().max(8.64e15);
-
 /** The meeting a batch of lines belongs to (DESIGN.md: POST /v1/transcript/lines). */
 export const ingestMeetingSchema = z.strictObject({
   /** One capture session of the extension: one tab in one call. */
   sessionId: z.string().trim().min(1).max(100),
   meetCode: z.string().regex(MEET_CODE_PATTERN, 'must be a Meet code like abc-defg-hij'),
   title: z.string().max(500).optional(),
-  startedAt: epochMs,
+  startedAt: timestampSchema,
   participants: z.array(z.string().trim().min(1).max(200)).max(500).optional(),
 });
 
@@ -26,7 +25,7 @@ export const transcriptLineSchema = z.strictObject({
   speaker: z.string().trim().min(1).max(200),
   avatar: z.string().max(2000).optional(),
   text: z.string().max(MAX_LINE_TEXT),
-  spokenAt: epochMs,
+  spokenAt: timestampSchema,
   final: z.boolean(),
 });
 export type TranscriptLine = z.infer<typeof transcriptLineSchema>;
@@ -46,6 +45,6 @@ export type IngestLinesOutput = z.infer<typeof ingestLinesOutputSchema>;
 
 export const endMeetingInputSchema = z.strictObject({
   sessionId: z.string().trim().min(1).max(100),
-  finishedAt: epochMs,
+  finishedAt: timestampSchema,
 });
 export const endMeetingOutputSchema = z.object({ meetingKey: z.string().nullable() });

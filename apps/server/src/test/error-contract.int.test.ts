@@ -90,7 +90,7 @@ describe('error contract', () => {
   it('takes JSON values as sent: no coercion of body fields, over REST or tRPC', async () => {
     const body = {
       meeting: { sessionId: 's', meetCode: 'abc-defg-hij', startedAt: null },
-      lines: [{ captionId: 'c1', revision: 0, speaker: 'Ana', text: 'hi', spokenAt: 1, final: 'false' }],
+      lines: [{ captionId: 'c1', revision: 0, speaker: 'Ana', text: 'hi', spokenAt: Date.now(), final: 'false' }],
     };
     const rest = await app.rest<{ data: { issues: { path: string }[] } }>('POST', '/v1/transcript/lines', { token: free, body });
     expectError(rest, 400, 'BAD_REQUEST', 'REST');

@@ -33,7 +33,7 @@ describe('daily limit middleware', () => {
   afterAll(() => app.close());
 
   const caller = async (token: string | undefined, ip = '203.0.113.7') =>
-    createCaller(await createContext(app.deps, { authorization: token ? `Bearer ${token}` : undefined, ip }));
+    createCaller(await createContext(app.deps, { authorization: token ? `Bearer ${token}` : undefined, ip, id: 'test', log: app.deps.log }));
 
   const rejection = async (call: Promise<unknown>) => {
     const error = await call.then(

@@ -1,7 +1,7 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { ZodError } from 'zod';
-import { describeIssues, isPremiumActive, type ApiErrorData } from '@mbox/shared';
+import { describeIssues, isPremiumActive, normalizeStrings, type ApiErrorData } from '@mbox/shared';
 import type { Context } from './context.js';
 
 /** Raised instead of a ZodError so the REST facade keeps our message (it would replace a ZodError's). */
@@ -16,15 +16,18 @@ const t = initTRPC
   .context<Context>()
   .meta<OpenApiMeta>()
   .create({
-    errorFormatter({ shape, error, path }) {
+    errorFormatter({ shape, error, path, ctx }) {
       const issues = error.cause instanceof InputError ? error.cause.issues : undefined;
+      const internal = error.code === 'INTERNAL_SERVER_ERROR';
       const data: ApiErrorData = {
         code: error.code,
         httpStatus: shape.data.httpStatus,
         ...(issues ? { field: issues[0]?.path, issues } : {}),
+        // The log line of the failure carries the same id (logFailures).
+        ...(internal && ctx ? { requestId: ctx.requestId } : {}),
       };
       // Never leak internals of unexpected failures to the client.
-      const message = error.code === 'INTERNAL_SERVER_ERROR' ? 'Internal server error' : shape.message;
+      const message = internal ? 'Internal server error' : shape.message;
       // The summarizer tools answer `{ error }` on failure (spec §3, §8), beside the common shape.
       return { message, code: shape.code, data, ...(path?.startsWith('tools.') ? { error: message } : {}) };
     },
@@ -34,10 +37,22 @@ export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 export const middleware = t.middleware;
 
-/** Turns input validation failures into 400s whose message names each invalid field. */
+/**
+ * Every string of every input, before validation: NUL removed and lone surrogates replaced
+ * (normalizeText), so no text PostgreSQL refuses reaches a query, and a caption is stored, not dropped.
+ * One place for every procedure over tRPC and REST, object keys (JSON columns) included.
+ */
+const normalizeInput = t.middleware(({ getRawInput, next }) =>
+  next({ getRawInput: async () => normalizeStrings(await getRawInput()) }),
+);
+
+/**
+ * Turns input validation failures into 400s whose message names each invalid field. Only those: a
+ * ZodError behind a 500 (the output check, or a parse in a service) is the server's fault.
+ */
 const inputErrors = t.middleware(async ({ next }) => {
   const result = await next();
-  if (!result.ok && result.error.cause instanceof ZodError) {
+  if (!result.ok && result.error.code === 'BAD_REQUEST' && result.error.cause instanceof ZodError) {
     const issues = describeIssues(result.error.cause.issues);
     const inputError = new InputError(issues);
     throw new TRPCError({ code: 'BAD_REQUEST', message: `Invalid input: ${inputError.message}`, cause: inputError });
@@ -53,7 +68,7 @@ const logFailures = t.middleware(async ({ ctx, path, next }) => {
   return result;
 });
 
-export const publicProcedure = t.procedure.use(logFailures).use(inputErrors);
+export const publicProcedure = t.procedure.use(logFailures).use(inputErrors).use(normalizeInput);
 
 export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.user) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Sign in required: missing or invalid token' });

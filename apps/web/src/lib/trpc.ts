@@ -8,6 +8,7 @@ import {
 import { createTRPCReact, type inferReactQueryProcedureOptions } from '@trpc/react-query';
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import type { AppRouter } from '@mbox/server/router';
+import { MAX_REQUEST_URL_LENGTH } from '@mbox/shared/input-hygiene';
 import { AUTH_RETRY_LIMIT } from '@mbox/shared/ui-messages';
 import { authStore } from './auth';
 import { handleApiError, httpStatusOf } from './errors';
@@ -74,6 +75,8 @@ export function createLinks(baseUrl = '/trpc'): TRPCLink<AppRouter>[] {
       }),
       false: httpBatchLink({
         url,
+        // A screen reads many calls at once; longer GET batches are split rather than refused (414).
+        maxURLLength: MAX_REQUEST_URL_LENGTH,
         headers: async () => {
           const token = await authStore.getToken();
           return token ? { Authorization: `Bearer ${token}` } : {};

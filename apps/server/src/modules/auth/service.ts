@@ -10,7 +10,7 @@ import {
   type PublicUser,
 } from '@mbox/shared';
 import type { AppDeps } from '../../deps.js';
-import type { User } from '../../generated/prisma/client.js';
+import { Prisma, type User } from '../../generated/prisma/client.js';
 
 /** The signed-in user as procedures see it. */
 export type AuthUser = Pick<
@@ -57,18 +57,19 @@ export async function findOrCreateUser(
     }
     return existing;
   }
-  // upsert: two first sign-ins at once must not both create the account.
-  return deps.db.user.upsert({
-    where: { email },
-    update: {},
-    create: {
-      email,
-      name,
-      avatarUrl: profile.avatarUrl ?? '',
-      firebaseUid: profile.firebaseUid ?? null,
-      referralCode: newReferralCode(),
-    },
-  });
+  const data = { email, name, avatarUrl: profile.avatarUrl ?? '', firebaseUid: profile.firebaseUid ?? null };
+  // Prisma runs this upsert as read-then-insert on PostgreSQL, so parallel first sign-ins of one address
+  // race to the insert: the losers (unique violation, P2002) read the row the winner created. A clash
+  // on the random referral code instead finds no row and tries again with a new code.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await deps.db.user.upsert({ where: { email }, update: {}, create: { ...data, referralCode: newReferralCode() } });
+    } catch (error) {
+      if (!(error instanceof Prisma.PrismaClientKnownRequestError) || error.code !== 'P2002' || attempt === 3) throw error;
+      const created = await deps.db.user.findUnique({ where: { email } });
+      if (created) return created;
+    }
+  }
 }
 
 export function authConfig(deps: AppDeps): AuthConfig {

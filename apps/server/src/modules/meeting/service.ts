@@ -16,14 +16,27 @@ import { openMessages } from '../../crypto/encryption.js';
 import type { AppDeps } from '../../deps.js';
 import type { Meeting, Message } from '../../generated/prisma/client.js';
 
+/**
+ * Epoch ms of a time a client reported, or of a server-set fallback when the stored value cannot be read
+ * back (year 10000+ comes out as an invalid date). Inputs are bounded now (timestampSchema), but rows stored
+ * before must not break the list, or a transcript, forever.
+ */
+function clientTime(time: Date, fallback: Date): number {
+  return Number.isNaN(time.getTime()) ? fallback.getTime() : time.getTime();
+}
+
+function optionalClientTime(time: Date | null): number | null {
+  return time && !Number.isNaN(time.getTime()) ? time.getTime() : null;
+}
+
 export function toMeetingDto(meeting: Meeting): MeetingDto {
   return {
     key: meeting.id,
     title: meeting.title.trim() || UNTITLED_MEETING,
     meetCode: meeting.meetCode,
-    date: meeting.startedAt.getTime(),
+    date: clientTime(meeting.startedAt, meeting.createdAt),
     createdAt: meeting.createdAt.getTime(),
-    finishedAt: meeting.finishedAt?.getTime() ?? null,
+    finishedAt: optionalClientTime(meeting.finishedAt),
     users: [...new Set(meeting.users.map((u) => u.trim()).filter(Boolean))],
     encrypted: meeting.encrypted,
     isAnalyzed: meeting.isAnalyzed,
@@ -43,7 +56,7 @@ export function toMessageDto(message: Message): MessageDto {
     comment: message.comment,
     encrypted: message.encrypted,
     final: message.final,
-    spokenAt: message.spokenAt.getTime(),
+    spokenAt: clientTime(message.spokenAt, message.lastUpdated),
     lastUpdated: message.lastUpdated.getTime(),
   };
 }
@@ -108,7 +121,7 @@ function parseCursor(cursor: string): { after: boolean; spokenAt: Date; id: stri
 }
 
 function cursorAt(side: 'after' | 'before', message: Message): string {
-  return `${side}.${message.spokenAt.getTime()}.${message.id}`;
+  return `${side}.${clientTime(message.spokenAt, message.lastUpdated)}.${message.id}`;
 }
 
 /**
@@ -159,7 +172,8 @@ export async function getMeetingEvents(deps: AppDeps, userId: string, meetingId:
   return rows.flatMap((row) => {
     const kind = captureEventKindSchema.safeParse(row.kind);
     if (!kind.success) return [];
-    return [{ key: row.id, kind: kind.data, startedAt: row.startedAt.getTime(), endedAt: row.endedAt?.getTime() ?? null }];
+    const startedAt = clientTime(row.startedAt, row.createdAt);
+    return [{ key: row.id, kind: kind.data, startedAt, endedAt: optionalClientTime(row.endedAt) }];
   });
 }
 

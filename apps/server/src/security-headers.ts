@@ -1,0 +1,115 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import fastifyHelmet from '@fastify/helmet';
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { firebaseWebConfigSchema } from '@mbox/shared';
+import type { Config } from './config.js';
+
+/** Browser features the app never uses: a page injected into it cannot use them either. */
+export const PERMISSIONS_POLICY = [
+  'accelerometer=()',
+  'autoplay=()',
+  'bluetooth=()',
+  'browsing-topics=()',
+  'camera=()',
+  'display-capture=()',
+  'geolocation=()',
+  'gyroscope=()',
+  'hid=()',
+  'magnetometer=()',
+  'microphone=()',
+  'midi=()',
+  'payment=()',
+  'serial=()',
+  'usb=()',
+].join(', ');
+
+/** Answers of these paths carry a user's data: no browser or proxy cache may keep them. */
+const API_PATH = /^\/(v1|trpc)(\/|\?|$)/;
+
+type Directives = Record<string, string[]>;
+
+/**
+ * What Firebase's Google sign-in loads (firebase mode only): its script loader, the auth domain's iframe,
+ * the token endpoints, and the emulator in development and tests.
+ */
+function firebaseSources(config: Config): { script: string[]; frame: string[]; connect: string[] } {
+  let authDomain: string[] = [];
+  try {
+    const parsed = firebaseWebConfigSchema.safeParse(JSON.parse(config.FIREBASE_WEB_CONFIG ?? '{}'));
+    if (parsed.success) authDomain = [`https://${parsed.data.authDomain}`];
+  } catch {
+    // Not JSON: sign-in fails anyway (auth.config says why); the policy just allows no auth frame.
+  }
+  const emulator = process.env.FIREBASE_AUTH_EMULATOR_HOST ? [`http://${process.env.FIREBASE_AUTH_EMULATOR_HOST}`] : [];
+  return {
+    script: ['https://apis.google.com'],
+    frame: [...authDomain, ...emulator],
+    connect: ['https://identitytoolkit.googleapis.com', 'https://securetoken.googleapis.com', ...emulator],
+  };
+}
+
+/**
+ * The web app's policy. Vite emits no inline script or style (checked in security-headers.int.test.ts);
+ * React's `style` props are set through the CSSOM, which style-src does not govern, so neither scripts
+ * nor styles need 'unsafe-inline'. Images may come from any https origin: participants' avatars live
+ * on Google's image hosts.
+ */
+export function webAppDirectives(config: Config): Directives {
+  const firebase = config.AUTH_MODE === 'firebase' ? firebaseSources(config) : { script: [], frame: [], connect: [] };
+  return {
+    'default-src': ["'self'"],
+    'base-uri': ["'self'"],
+    'object-src': ["'none'"],
+    'script-src': ["'self'", ...firebase.script],
+    'script-src-attr': ["'none'"],
+    'style-src': ["'self'"],
+    'img-src': ["'self'", 'data:', 'https:'],
+    'font-src': ["'self'", 'data:'],
+    'connect-src': ["'self'", ...firebase.connect],
+    'frame-src': firebase.frame.length ? firebase.frame : ["'none'"],
+    'frame-ancestors': ["'none'"],
+    'form-action': ["'self'"],
+  };
+}
+
+function serialize(directives: Directives): string {
+  return Object.entries(directives)
+    .map(([name, values]) => `${name} ${values.join(' ')}`)
+    .join('; ');
+}
+
+/**
+ * The API explorer at /docs (@fastify/swagger-ui): its scripts are files too, but Swagger UI writes
+ * inline styles and data: images, and reads the document from this server.
+ */
+export function docsPagePolicy(config: Config): string {
+  return serialize({
+    ...webAppDirectives(config),
+    'style-src': ["'self'", "'unsafe-inline'"],
+    'img-src': ["'self'", 'data:'],
+  });
+}
+
+/**
+ * Security headers on every response (helmet): CSP, frame-ancestors 'none' and X-Frame-Options DENY,
+ * nosniff, Referrer-Policy, Permissions-Policy; `Cache-Control: no-store` on API answers.
+ */
+export async function registerSecurityHeaders(
+  app: FastifyInstance<Server, IncomingMessage, ServerResponse, Logger>,
+  config: Config,
+): Promise<void> {
+  await app.register(fastifyHelmet, {
+    // Helmet's defaults add upgrade-insecure-requests, which breaks a server reached over plain http on a LAN.
+    contentSecurityPolicy: { useDefaults: false, directives: webAppDirectives(config) },
+    frameguard: { action: 'deny' },
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    // Firebase's sign-in popup reports back through window.opener.
+    crossOriginOpenerPolicy: { policy: config.AUTH_MODE === 'firebase' ? 'same-origin-allow-popups' : 'same-origin' },
+  });
+  // onRequest, as helmet does: the REST facade rewrites request.url to its own path before it answers.
+  app.addHook('onRequest', async (request, reply) => {
+    void reply.header('permissions-policy', PERMISSIONS_POLICY);
+    if (API_PATH.test(request.url)) void reply.header('cache-control', 'no-store');
+  });
+}
