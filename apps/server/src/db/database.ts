@@ -4,6 +4,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../generated/prisma/client.js';
+import { lockDataDir } from './data-dir-lock.js';
 import { applyMigrations } from './migrate.js';
 
 export type Db = PrismaClient;
@@ -30,11 +31,21 @@ export interface DatabaseOptions {
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   let adapter: SqlMigrationAwareDriverAdapterFactory;
   let pglite: PGlite | undefined;
+  let unlock: (() => Promise<void>) | undefined;
   if (options.url) {
     adapter = new PrismaPg({ connectionString: options.url, max: 10 });
   } else {
-    if (!options.dataDir.startsWith('memory://')) await mkdir(options.dataDir, { recursive: true });
-    pglite = await PGlite.create(options.dataDir);
+    if (!options.dataDir.startsWith('memory://')) {
+      await mkdir(options.dataDir, { recursive: true });
+      // Before PGlite opens the files: a second opener would already corrupt the first one's state.
+      unlock = await lockDataDir(options.dataDir);
+    }
+    try {
+      pglite = await PGlite.create(options.dataDir);
+    } catch (error) {
+      await unlock?.();
+      throw error;
+    }
     adapter = new PrismaPGlite(pglite);
   }
   try {
@@ -49,10 +60,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       async close() {
         await prisma.$disconnect();
         await pglite?.close();
+        await unlock?.();
       },
     };
   } catch (error) {
     await pglite?.close();
+    await unlock?.();
     throw error;
   }
 }
