@@ -1,3 +1,5 @@
+// First: it configures zod before any schema is built (no eval under the CSP).
+import '@mbox/shared/schema-jit';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';
