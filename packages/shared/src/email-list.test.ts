@@ -43,5 +43,10 @@ describe('email list schemas', () => {
     expect(emailListTextSchema.parse('a@b.co   c@d.org,')).toBe('a@b.co, c@d.org');
     expect(emailListTextSchema.parse('')).toBe('');
     expect(emailListTextSchema.safeParse('a@b.co, oops').error?.issues[0]?.message).toBe('Invalid e-mail address: oops');
+    expect(emailListTextSchema.safeParse('x@ a@b.co, oops').error?.issues[0]?.message).toBe('Invalid e-mail addresses: x@, oops');
+    expect(emailListSchema.safeParse(['a@b.co', 'nope@x']).error?.issues[0]).toMatchObject({
+      path: [1],
+      message: 'Invalid e-mail address: nope@x (expected name@domain.tld)',
+    });
   });
 });

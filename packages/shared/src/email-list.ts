@@ -26,7 +26,9 @@ export function parseEmailList(text: string): { valid: string[]; invalid: string
 export const emailSchema = z
   .string()
   .trim()
-  .refine(isValidEmail, { message: 'Invalid e-mail address: expected name@domain.tld' });
+  .refine(isValidEmail, {
+    error: (issue) => `Invalid e-mail address: ${String(issue.input).slice(0, 100)} (expected name@domain.tld)`,
+  });
 
 /** A list of addresses (whiteEmailList): each valid, duplicates dropped. */
 export const emailListSchema = z
@@ -41,7 +43,10 @@ export const emailListTextSchema = z
   .superRefine((text, ctx) => {
     const { valid, invalid } = parseEmailList(text);
     if (invalid.length > 0) {
-      ctx.addIssue({ code: 'custom', message: `Invalid e-mail address: ${invalid[0]!.slice(0, 100)}` });
+      // Names every invalid entry (a few at most), so the user sees all there is to fix.
+      const named = invalid.slice(0, 5).map((entry) => entry.slice(0, 100));
+      const more = invalid.length > named.length ? ` and ${invalid.length - named.length} more` : '';
+      ctx.addIssue({ code: 'custom', message: `Invalid e-mail address${invalid.length > 1 ? 'es' : ''}: ${named.join(', ')}${more}` });
     } else if (valid.length > EMAIL_LIST_MAX_ENTRIES) {
       ctx.addIssue({ code: 'custom', message: `At most ${EMAIL_LIST_MAX_ENTRIES} addresses` });
     }

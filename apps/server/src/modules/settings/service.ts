@@ -64,15 +64,20 @@ export async function updateSettings(deps: AppDeps, userId: string, update: User
     const maxLength = update.defaultMaxSummaryLength ?? current.defaultMaxSummaryLength;
     const lengths = summarySettingsSchema.safeParse({ minLength, maxLength });
     if (!lengths.success) {
-      // A Zod error becomes a 400 naming the field (trpc.ts), like any other input error.
-      throw new ZodRealError([
-        {
-          code: 'custom',
-          path: [update.defaultMaxSummaryLength === undefined ? 'defaultMinSummaryLength' : 'defaultMaxSummaryLength'],
-          message: `The maximum summary length must be 0 (no limit) or at least the minimum (${minLength}); the maximum is ${maxLength}`,
-          input: update,
-        },
-      ]);
+      // A 400 with a Zod error as its cause is formatted like any input error, naming the field (trpc.ts).
+      const message = `The maximum summary length must be 0 (no limit) or at least the minimum (${minLength}); the maximum is ${maxLength}`;
+      throw new TRPCError({
+        code: 'BAD_REQUEST',
+        message,
+        cause: new ZodRealError([
+          {
+            code: 'custom',
+            path: [update.defaultMaxSummaryLength === undefined ? 'defaultMinSummaryLength' : 'defaultMaxSummaryLength'],
+            message,
+            input: update,
+          },
+        ]),
+      });
     }
     const saved = await tx.user.update({ where: { id: userId }, data: update, select: settingsSelect });
     return toUserSettings(saved);

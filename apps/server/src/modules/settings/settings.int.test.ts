@@ -80,6 +80,17 @@ describe('user settings', () => {
     expect((await get(ana)).body).toEqual(before);
   });
 
+  it('names the invalid e-mail entries in the 400', async () => {
+    const white = await put(ana, { whiteEmailList: ['ok@team.org', 'bad@host'] });
+    expect(white.status).toBe(400);
+    expect(white.body.data.field).toBe('whiteEmailList.1');
+    expect(white.body.message).toContain('Invalid e-mail address: bad@host');
+    const redirect = await put(ana, { redirectEmails: 'x@ ok@team.org, oops' });
+    expect(redirect.status).toBe(400);
+    expect(redirect.body.data.field).toBe('redirectEmails');
+    expect(redirect.body.message).toContain('Invalid e-mail addresses: x@, oops');
+  });
+
   it('refuses a body that is not an object or not JSON', async () => {
     for (const rawBody of ['[1,2]', '"text"', '{"sendSummary":', `{"redirectEmails":"${'a'.repeat(1_000_000)}"}`]) {
       const response = await app.rest('PUT', '/v1/user-settings', { token: ana, rawBody });
