@@ -24,3 +24,4 @@ export * from './summary.js';
 export * from './message.js';
 export * from './generation.js';
 export * from './tools.js';
+export * from './billing.js';
