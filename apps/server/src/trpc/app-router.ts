@@ -9,6 +9,7 @@ import { referralRouter } from '../modules/referral/router.js';
 import { statsRouter } from '../modules/stats/router.js';
 import { transcriptRouter } from '../modules/transcript/router.js';
 import { toolsRouter } from '../modules/tools/router.js';
+import { webhooksRouter } from '../modules/webhooks/router.js';
 import { router } from './trpc.js';
 
 export const appRouter = router({
@@ -23,6 +24,7 @@ export const appRouter = router({
   stats: statsRouter,
   transcript: transcriptRouter,
   tools: toolsRouter,
+  webhooks: webhooksRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,4 +1,199 @@
-/** Settings › General tab: placeholder until its issue fills it. */
+import { useId, useState, type ClipboardEvent, type FormEvent, type KeyboardEvent } from 'react';
+import { Link } from 'react-router';
+import type { UserSettings } from '@mbox/shared/user-settings';
+import { PageLoader } from '../../routes/guards';
+import {
+  addEmailChips,
+  canSaveEmailForm,
+  emailFormChanges,
+  emailFormErrors,
+  emailFormFrom,
+  type EmailSettingsForm,
+} from './email-settings-form';
+import { useUserSettings } from './use-user-settings';
+import { WebhooksSection } from './webhooks-section';
+
+/** Settings › General tab (spec §2): the e-mail recap options and the outgoing webhooks. */
 export default function GeneralTab() {
-  return <p className="text-base-content/70">The General settings are not built yet.</p>;
+  const { settings, loading, saving, save } = useUserSettings();
+  return (
+    <div className="flex max-w-2xl flex-col gap-8">
+      {loading ? (
+        <PageLoader />
+      ) : settings ? (
+        // Saved values come back from the server: a new key starts the form from them.
+        <EmailSection
+          key={JSON.stringify(emailFormFrom(settings))}
+          settings={settings}
+          saving={saving}
+          onSave={(form) => void save(emailFormChanges(settings, form))}
+        />
+      ) : (
+        <p className="text-error">The settings could not be loaded. Reload the page to try again.</p>
+      )}
+      <WebhooksSection />
+    </div>
+  );
+}
+
+function EmailSection({
+  settings,
+  saving,
+  onSave,
+}: {
+  settings: UserSettings;
+  saving: boolean;
+  onSave: (form: EmailSettingsForm) => void;
+}) {
+  const id = useId();
+  const [form, setForm] = useState<EmailSettingsForm>(() => emailFormFrom(settings));
+  const update = (patch: Partial<EmailSettingsForm>) => setForm((current) => ({ ...current, ...patch }));
+  const errors = emailFormErrors(form);
+  const canSave = canSaveEmailForm(settings, form, saving);
+
+  const commitPending = (text = form.pendingEmail) => {
+    const { chips, rest } = addEmailChips(form.whiteEmailList, text);
+    update({ whiteEmailList: chips, pendingEmail: rest });
+  };
+  const onChipKey = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === 'Enter' || event.key === ',' || event.key === ' ') {
+      event.preventDefault();
+      commitPending();
+    } else if (event.key === 'Backspace' && form.pendingEmail === '' && form.whiteEmailList.length > 0) {
+      update({ whiteEmailList: form.whiteEmailList.slice(0, -1) });
+    }
+  };
+  const onChipPaste = (event: ClipboardEvent<HTMLInputElement>) => {
+    event.preventDefault();
+    commitPending(`${form.pendingEmail} ${event.clipboardData.getData('text')}`);
+  };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (canSave) onSave(form);
+  };
+
+  return (
+    <section aria-labelledby={`${id}-heading`} className="card border border-base-300 bg-base-100">
+      <form className="card-body gap-5 p-4 sm:p-6" onSubmit={submit} noValidate aria-label="Email settings">
+        <div>
+          <h2 id={`${id}-heading`} className="card-title">
+            Email
+          </h2>
+          <p className="mt-1 text-sm text-base-content/70">
+            After each meeting Mbox e-mails you its summary. When this server has no mail server configured, recaps are
+            kept in the{' '}
+            <Link to="/outbox" className="link link-primary">
+              Outbox
+            </Link>{' '}
+            instead.
+          </p>
+        </div>
+
+        <label className="flex cursor-pointer items-start justify-between gap-4">
+          <span>
+            <span className="block font-medium">Send the summary after a meeting</span>
+            <span className="block text-sm text-base-content/70">A recap with the summary goes out when a meeting ends.</span>
+          </span>
+          <input
+            type="checkbox"
+            className="toggle toggle-primary mt-0.5 shrink-0"
+            checked={form.sendSummary}
+            disabled={saving}
+            onChange={(e) => update({ sendSummary: e.target.checked })}
+          />
+        </label>
+
+        <label className="flex cursor-pointer items-start justify-between gap-4">
+          <span>
+            <span className="block font-medium">E-mail me when a meeting is too short to summarise</span>
+            <span className="block text-sm text-base-content/70">
+              Sent instead of a recap when a meeting has too few lines from different participants.
+            </span>
+          </span>
+          <input
+            type="checkbox"
+            className="toggle toggle-primary mt-0.5 shrink-0"
+            checked={form.sendNoSummary}
+            disabled={saving}
+            onChange={(e) => update({ sendNoSummary: e.target.checked })}
+          />
+        </label>
+
+        <fieldset className="fieldset">
+          <label className="fieldset-legend" htmlFor={`${id}-redirect`}>
+            Send recaps to (instead of my account address)
+          </label>
+          <input
+            id={`${id}-redirect`}
+            type="text"
+            inputMode="email"
+            autoComplete="off"
+            className={`input w-full ${errors.redirectEmails ? 'input-error' : ''}`}
+            placeholder="name@example.com"
+            value={form.redirectEmails}
+            disabled={saving}
+            aria-invalid={errors.redirectEmails ? true : undefined}
+            aria-describedby={`${id}-redirect-help`}
+            onChange={(e) => update({ redirectEmails: e.target.value })}
+          />
+          <span id={`${id}-redirect-help`} className={`label whitespace-normal ${errors.redirectEmails ? 'text-error' : ''}`}>
+            {errors.redirectEmails ?? 'Leave empty to receive recaps at your account address.'}
+          </span>
+        </fieldset>
+
+        <fieldset className="fieldset">
+          <label className="fieldset-legend" htmlFor={`${id}-white`}>
+            Also send recaps to
+          </label>
+          <div
+            className={`input h-auto min-h-10 w-full flex-wrap gap-1.5 py-1.5 ${errors.pendingEmail ? 'input-error' : ''}`}
+            aria-disabled={saving || undefined}
+          >
+            <ul aria-label="Additional recipients" className="contents">
+              {form.whiteEmailList.map((email) => (
+                <li key={email} className="badge badge-soft badge-primary h-auto max-w-full gap-1 py-0.5 break-all">
+                  {email}
+                  <button
+                    type="button"
+                    className="cursor-pointer rounded-full px-0.5 leading-none hover:bg-primary/20 disabled:cursor-not-allowed"
+                    aria-label={`Remove ${email}`}
+                    disabled={saving}
+                    onClick={() => update({ whiteEmailList: form.whiteEmailList.filter((item) => item !== email) })}
+                  >
+                    ×
+                  </button>
+                </li>
+              ))}
+            </ul>
+            <input
+              id={`${id}-white`}
+              type="text"
+              inputMode="email"
+              autoComplete="off"
+              className="min-w-40 flex-1"
+              placeholder={form.whiteEmailList.length ? '' : 'Type addresses, separated by commas or spaces'}
+              value={form.pendingEmail}
+              disabled={saving}
+              aria-invalid={errors.pendingEmail ? true : undefined}
+              aria-describedby={`${id}-white-help`}
+              onChange={(e) => update({ pendingEmail: e.target.value })}
+              onKeyDown={onChipKey}
+              onPaste={onChipPaste}
+              onBlur={() => commitPending()}
+            />
+          </div>
+          <span id={`${id}-white-help`} className={`label whitespace-normal ${errors.pendingEmail ? 'text-error' : ''}`}>
+            {errors.pendingEmail ?? 'Press Enter, a comma or a space to add an address; only valid addresses are added.'}
+          </span>
+        </fieldset>
+
+        <div className="card-actions justify-end">
+          <button type="submit" className="btn btn-primary" disabled={!canSave}>
+            {saving && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
+            Save
+          </button>
+        </div>
+      </form>
+    </section>
+  );
 }

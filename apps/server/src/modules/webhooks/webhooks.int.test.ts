@@ -1,0 +1,194 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { WEBHOOKS_PER_USER, type Webhook } from '@mbox/shared/webhooks';
+import { startTestApp, type TestApp } from '../../test/app.js';
+import { deliverWebhook } from './service.js';
+import { startWebhookReceiver, type ReceivedRequest, type WebhookReceiver } from './test-receiver.js';
+
+type ErrorBody = { message: string; code: string; data: { field?: string; httpStatus: number } };
+
+/**
+ * Verifies a delivery as a receiver would, independently of the server's code: Node's HMAC over the
+ * raw bytes received, the scheme of docs/webhooks.md.
+ */
+function verifySignature(request: ReceivedRequest, secret: string): boolean {
+  const header = String(request.headers['mbox-signature'] ?? '');
+  const match = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(header);
+  if (!match) return false;
+  const [, t, signature] = match;
+  if (Math.abs(Date.now() / 1000 - Number(t)) > 300) return false;
+  const expected = createHmac('sha256', secret).update(Buffer.concat([Buffer.from(`${t}.`), request.rawBody])).digest();
+  return timingSafeEqual(expected, Buffer.from(signature!, 'hex'));
+}
+
+describe('webhooks', () => {
+  let app: TestApp;
+  let receiver: WebhookReceiver;
+  let ana: string;
+  let bo: string;
+  beforeAll(async () => {
+    receiver = await startWebhookReceiver();
+    app = await startTestApp({
+      SUMMARIZER_ALLOWED_HOSTS: [receiver.host],
+      PUBLIC_URL: 'https://mbox.example.org',
+    });
+    ana = await app.signIn('ana@example.com');
+    bo = await app.signIn('bo@example.com');
+  });
+  afterAll(async () => {
+    await app?.close();
+    await receiver?.close();
+  });
+  beforeEach(async () => {
+    await app.deps.db.webhook.deleteMany({});
+    receiver.requests.length = 0;
+    receiver.answers.length = 0;
+  });
+
+  const create = (token: string | undefined, body: unknown) => app.rest<Webhook & ErrorBody>('POST', '/v1/webhooks', { token, body });
+  const list = async (token: string) => (await app.rest<{ webhooks: Webhook[] }>('GET', '/v1/webhooks', { token })).body.webhooks;
+  const register = async (token: string, events = ['meeting.finished', 'summary.created'], path = '/hook') => {
+    const response = await create(token, { url: `${receiver.url}${path}`, events });
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    return response.body;
+  };
+  it('registers a webhook with its own secret, lists it to its owner and deletes it', async () => {
+    const first = await register(ana, ['summary.created', 'meeting.finished', 'summary.created']);
+    expect(first).toMatchObject({ url: `${receiver.url}/hook`, events: ['meeting.finished', 'summary.created'], deliveries: [] });
+    expect(first.secret).toMatch(/^whsec_[\w-]{43}$/);
+    const second = await register(ana, ['meeting.finished'], '/other');
+    expect(second.secret).not.toBe(first.secret);
+    expect((await list(ana)).map((h) => h.id)).toEqual([first.id, second.id]);
+
+    const removed = await app.rest('DELETE', `/v1/webhooks/${first.id}`, { token: ana });
+    expect(removed).toEqual({ status: 200, body: { id: first.id } });
+    expect((await list(ana)).map((h) => h.id)).toEqual([second.id]);
+    expect((await app.rest<ErrorBody>('DELETE', `/v1/webhooks/${first.id}`, { token: ana })).status).toBe(404);
+  });
+
+  it("never shows, deletes or tests another user's webhook", async () => {
+    const hook = await register(ana);
+    expect(await list(bo)).toEqual([]);
+    const deleted = await app.rest<ErrorBody>('DELETE', `/v1/webhooks/${hook.id}`, { token: bo });
+    expect(deleted.status).toBe(404);
+    expect(deleted.body.message).toBe('Webhook not found');
+    expect((await app.rest('POST', `/v1/webhooks/${hook.id}/test`, { token: bo })).status).toBe(404);
+    await expect(app.trpc(bo).webhooks.delete.mutate({ id: hook.id })).rejects.toMatchObject({ data: { httpStatus: 404 } });
+    expect((await list(ana)).map((h) => h.id)).toEqual([hook.id]);
+    expect(receiver.requests).toEqual([]);
+  });
+
+  it('answers 401 without a valid token', async () => {
+    expect((await app.rest('GET', '/v1/webhooks')).status).toBe(401);
+    expect((await create(undefined, { url: `${receiver.url}/hook`, events: ['summary.created'] })).status).toBe(401);
+    expect((await app.rest('DELETE', '/v1/webhooks/x', { token: 'nope' })).status).toBe(401);
+  });
+
+  it.each([
+    [{ url: 'ftp://example.com/hook', events: ['summary.created'] }, 'url', /must start with https:\/\/ or http:\/\//],
+    [{ url: 'hooks.example.com/x', events: ['summary.created'] }, 'url', /Not a valid URL/],
+    [{ url: 'https://user:pw@example.com/hook', events: ['summary.created'] }, 'url', /user name or password/],
+    [{ url: '', events: ['summary.created'] }, 'url', /Enter the URL/],
+    [{ url: `https://example.com/${'a'.repeat(2100)}`, events: ['summary.created'] }, 'url', /too long/],
+    [{ url: 'http://127.0.0.1/hook', events: ['summary.created'] }, 'url', /private, local or reserved/],
+    [{ url: 'http://[::ffff:10.0.0.1]/hook', events: ['summary.created'] }, 'url', /private, local or reserved/],
+    [{ url: 'http://169.254.169.254/latest', events: ['summary.created'] }, 'url', /private, local or reserved/],
+    [{ url: 'http://localhost/hook', events: ['summary.created'] }, 'url', /private, local or reserved/],
+    [{ url: 'https://example.com:8443/hook', events: ['summary.created'] }, 'url', /only ports 80 and 443/],
+    [{ url: 'https://example.com/hook', events: [] }, 'events', /at least one event/],
+    [{ url: 'https://example.com/hook', events: ['meeting.started'] }, 'events.0', /Unknown event/],
+    [{ url: 'https://example.com/hook' }, 'events', /./],
+    [{ url: 'https://example.com/hook', events: ['summary.created'], secret: 'mine' }, '(body)', /./],
+  ])('refuses %j with a 400 naming %s', async (body, field, message) => {
+    const response = await create(ana, body);
+    expect(response.status, JSON.stringify(response.body)).toBe(400);
+    expect(response.body.data.field).toBe(field);
+    expect(response.body.message).toMatch(message);
+    expect(await list(ana)).toEqual([]);
+  });
+
+  it(`keeps at most ${WEBHOOKS_PER_USER} webhooks per user`, async () => {
+    await Promise.all(Array.from({ length: WEBHOOKS_PER_USER + 2 }, (_, i) => create(ana, { url: `${receiver.url}/h${i}`, events: ['summary.created'] })));
+    expect(await list(ana)).toHaveLength(WEBHOOKS_PER_USER);
+    const refused = await create(ana, { url: `${receiver.url}/more`, events: ['summary.created'] });
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toMatch(/At most 10 webhooks/);
+    expect((await create(bo, { url: `${receiver.url}/bo`, events: ['summary.created'] })).status).toBe(200);
+  });
+
+  it('is described in the OpenAPI document', async () => {
+    const doc = await app.rest<{ paths: Record<string, unknown> }>('GET', '/v1/openapi.json');
+    expect(Object.keys(doc.body.paths)).toEqual(expect.arrayContaining(['/webhooks', '/webhooks/{id}']));
+  });
+
+  describe('one delivery attempt (the job body)', () => {
+    const pending = async (webhookId: string) =>
+      (
+        await app.deps.db.webhookDelivery.create({
+          data: {
+            webhookId,
+            event: 'ping',
+            payload: { id: 'evt_test', event: 'ping', createdAt: '2026-11-23T15:00:00.000Z', data: { message: 'héllo ✓ "quoted"' } },
+          },
+        })
+      ).id;
+    const stored = (id: string) => app.deps.db.webhookDelivery.findUniqueOrThrow({ where: { id } });
+
+    it('POSTs the payload signed over the exact bytes sent, and records the success', async () => {
+      const hook = await register(ana);
+      const id = await pending(hook.id);
+      await deliverWebhook(app.deps, id, { lastAttempt: false });
+      expect(receiver.requests).toHaveLength(1);
+      const [request] = receiver.requests;
+      expect(request).toMatchObject({ method: 'POST', path: '/hook' });
+      expect(request!.headers).toMatchObject({ 'content-type': 'application/json', 'mbox-event': 'ping', 'mbox-delivery': id });
+      expect(request!.headers['user-agent']).toMatch(/^Mbox-Webhooks\//);
+      expect(verifySignature(request!, hook.secret)).toBe(true);
+      expect(verifySignature(request!, 'whsec_other')).toBe(false);
+      const tampered = { ...request!, rawBody: Buffer.from(request!.rawBody.toString('utf8').replace('ping', 'pong')) };
+      expect(verifySignature(tampered, hook.secret)).toBe(false);
+      expect(JSON.parse(request!.rawBody.toString('utf8'))).toMatchObject({ id: 'evt_test', event: 'ping', data: { message: 'héllo ✓ "quoted"' } });
+      expect(await stored(id)).toMatchObject({ status: 'delivered', attempts: 1, responseStatus: 204, error: '', deliveredAt: expect.any(Date) });
+      // Done is done: running the job again sends nothing.
+      await deliverWebhook(app.deps, id, { lastAttempt: false });
+      expect(receiver.requests).toHaveLength(1);
+    });
+
+    it('records a failed attempt and throws so the queue retries; the last attempt fails for good', async () => {
+      const hook = await register(ana);
+      const id = await pending(hook.id);
+      receiver.answers.push(500, 'drop', 404);
+      await expect(deliverWebhook(app.deps, id, { lastAttempt: false })).rejects.toThrow('The receiver answered HTTP 500');
+      expect(await stored(id)).toMatchObject({ status: 'pending', attempts: 1, responseStatus: 500 });
+      await expect(deliverWebhook(app.deps, id, { lastAttempt: false })).rejects.toThrow(/could not be reached/);
+      expect(await stored(id)).toMatchObject({ status: 'pending', attempts: 2, responseStatus: null });
+      await deliverWebhook(app.deps, id, { lastAttempt: true });
+      expect(await stored(id)).toMatchObject({ status: 'failed', attempts: 3, responseStatus: 404, error: 'The receiver answered HTTP 404' });
+      const [listed] = await list(ana);
+      expect(listed!.deliveries[0]).toMatchObject({ id, status: 'failed', attempts: 3, responseStatus: 404 });
+    });
+
+    it('refuses for good, without retrying, a receiver whose address is not public at delivery time', async () => {
+      // Stored directly: as if its name resolved to a public address at registration and not any more.
+      const owner = await app.deps.db.user.findUniqueOrThrow({ where: { email: 'ana@example.com' } });
+      for (const url of ['http://localhost/hook', 'http://127.0.0.1/hook', 'http://[::1]/hook', `${receiver.url.replace('127.0.0.1', 'localhost')}/hook`]) {
+        const hook = await app.deps.db.webhook.create({ data: { userId: owner.id, url, events: ['summary.created'], secret: 'whsec_test' } });
+        const id = await pending(hook.id);
+        await deliverWebhook(app.deps, id, { lastAttempt: false });
+        const delivery = await stored(id);
+        expect(delivery, url).toMatchObject({ status: 'failed', attempts: 1, responseStatus: null });
+        expect(delivery.error, url).toMatch(/Webhook URL refused: (it points to a private|only ports 80 and 443)/);
+      }
+      expect(receiver.requests).toEqual([]);
+    });
+
+    it("leaves a deleted webhook's delivery alone", async () => {
+      const hook = await register(ana);
+      const id = await pending(hook.id);
+      await app.rest('DELETE', `/v1/webhooks/${hook.id}`, { token: ana });
+      await deliverWebhook(app.deps, id, { lastAttempt: false });
+      expect(receiver.requests).toEqual([]);
+      expect(await app.deps.db.webhookDelivery.count({ where: { id } })).toBe(0);
+    });
+  });
+});
