@@ -171,7 +171,7 @@ function EmailSection({
               inputMode="email"
               autoComplete="off"
               className="min-w-40 flex-1"
-              placeholder={form.whiteEmailList.length ? '' : 'Type addresses, separated by commas or spaces'}
+              placeholder={form.whiteEmailList.length ? '' : 'name@example.com, …'}
               value={form.pendingEmail}
               disabled={saving}
               aria-invalid={errors.pendingEmail ? true : undefined}
