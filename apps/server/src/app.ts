@@ -12,6 +12,7 @@ import { fastifyTRPCOpenApiPlugin, generateOpenApiDocument } from 'trpc-to-opena
 import { MAX_REQUEST_URL_LENGTH, type ApiErrorBody } from '@mbox/shared';
 import { repoRoot } from './db/paths.js';
 import type { AppDeps } from './deps.js';
+import { registerWorkers } from './jobs/workers.js';
 import { docsPagePolicy, registerSecurityHeaders } from './security-headers.js';
 import { appRouter, type AppRouter } from './trpc/app-router.js';
 import { createContext } from './trpc/context.js';
@@ -115,6 +116,11 @@ export async function buildApp(deps: AppDeps, options: { webDist?: string | null
   });
 
   await registerSecurityHeaders(app, deps.config);
+
+  registerWorkers(deps);
+  await deps.jobs.start();
+  // Before the database closes (main.ts closes it after the app): running jobs finish or are retried later.
+  app.addHook('onClose', () => deps.jobs.stop());
 
   if (deps.config.CORS_ORIGIN) {
     await app.register(fastifyCors, { origin: deps.config.CORS_ORIGIN.split(','), credentials: false });

@@ -46,8 +46,26 @@ export const configSchema = z.object({
   LLM_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
   LLM_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
 
+  /** SMTP server of recap e-mails (smtp://user:pass@host:587, smtps://...); without it they go to DATA_DIR/outbox. */
   SMTP_URL: optionalString,
   MAIL_FROM: z.string().default('Mbox <no-reply@localhost>'),
+  /** A meeting with no new line for this long is ended by the idle sweep (fractions allowed, for tests). */
+  MEETING_IDLE_MINUTES: z.coerce.number().positive().default(10),
+  /** How often the idle sweep runs. */
+  MEETING_SWEEP_SECONDS: z.coerce.number().min(1).default(60),
+  /** First retry delay of a recap that failed temporarily (4xx, dropped connection); doubles each time. */
+  RECAP_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).default(15),
+  /** How often job workers look for work. */
+  JOB_POLL_SECONDS: z.coerce.number().min(0.5).default(2),
+  /**
+   * A running job's heartbeat keeps it alive; a job whose process died is given up after this long
+   * and retried (the sum with JOB_MAINTENANCE_SECONDS and the retry delay bounds how late it gets).
+   */
+  JOB_EXPIRE_SECONDS: z.coerce.number().int().min(3).default(45),
+  /** How often the queue's maintenance runs (it expires the jobs of dead processes). */
+  JOB_MAINTENANCE_SECONDS: z.coerce.number().int().min(1).default(15),
+  /** Test-only crash point of the recap job (honoured only when NODE_ENV=test): the process exits there. */
+  MBOX_TEST_CRASH_AT: z.preprocess(emptyAsUndefined, z.enum(['before-generate', 'after-generate', 'after-smtp']).optional()),
 
   STRIPE_SECRET_KEY: optionalString,
   STRIPE_WEBHOOK_SECRET: optionalString,

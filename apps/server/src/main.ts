@@ -5,6 +5,7 @@ import { loadConfig, type Config } from './config.js';
 import { openDatabase } from './db/database.js';
 import type { AppDeps } from './deps.js';
 import { EventBus } from './events.js';
+import { Jobs } from './jobs/jobs.js';
 import { closeFirebase } from './modules/auth/service.js';
 import { loadSecrets } from './secrets.js';
 
@@ -39,6 +40,7 @@ async function main(): Promise<void> {
     database,
     db: database.prisma,
     events: new EventBus(),
+    jobs: new Jobs(config, database, config.DATABASE_URL, log),
     log,
     secrets: await loadSecrets(config),
     shutdown: shutdown.signal,

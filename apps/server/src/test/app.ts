@@ -6,6 +6,7 @@ import { buildApp } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
 import type { AppDeps } from '../deps.js';
 import { EventBus } from '../events.js';
+import { Jobs } from '../jobs/jobs.js';
 import type { AppRouter } from '../trpc/app-router.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 
@@ -38,13 +39,15 @@ export async function startTestApp(
     ...overrides,
   };
   const shutdown = new AbortController();
+  const log = pino({ level: config.LOG_LEVEL });
   const deps: AppDeps = {
     ai: AiEngine.fromConfig(config),
     config,
     database: db,
     db: db.prisma,
     events: new EventBus(),
-    log: pino({ level: config.LOG_LEVEL }),
+    jobs: new Jobs(config, db, db.url, log),
+    log,
     secrets: {
       authSecret: new TextEncoder().encode('test-secret-test-secret-test-secret-0123'),
       masterKey: Buffer.alloc(32, 7),

@@ -1,0 +1,41 @@
+import type { Config } from '../config.js';
+
+/**
+ * Every durable queue, with the data its jobs carry. A module adds its queue here (name, payload,
+ * retry policy) and its worker in workers.ts.
+ */
+export interface QueuePayloads {
+  /** Generates and e-mails the recap of an ended meeting (modules/recap). */
+  'recap-send': { recapId: string };
+  /** Ends meetings quiet for MEETING_IDLE_MINUTES; each run schedules the next (modules/transcript). */
+  'meeting-idle-sweep': Record<string, never>;
+}
+
+export type QueueName = keyof QueuePayloads;
+
+export interface QueuePolicy {
+  /** `short`: at most one waiting job per singletonKey (a second send is dropped). */
+  policy: 'standard' | 'short';
+  /** Retries after the first attempt; a job whose process died uses one too. */
+  retryLimit: number;
+  /** Seconds before the first retry; with backoff each next wait doubles (pg-boss adds up to 100% jitter). */
+  retryDelay: number;
+  retryBackoff: boolean;
+}
+
+/**
+ * Retry policy of each queue. Recaps: 6 retries from RECAP_RETRY_DELAY_SECONDS (15 s) doubling give
+ * at least 15 × (2⁶ − 1) = 945 s ≈ 16 minutes of retries before a temporary SMTP failure is final.
+ */
+export function queuePolicies(config: Config): Record<QueueName, QueuePolicy> {
+  return {
+    'recap-send': { policy: 'standard', retryLimit: 6, retryDelay: config.RECAP_RETRY_DELAY_SECONDS, retryBackoff: true },
+    'meeting-idle-sweep': { policy: 'short', retryLimit: 2, retryDelay: 5, retryBackoff: false },
+  };
+}
+
+/** Shortest total time a job of `policy` keeps being retried (no jitter): Σ delay × 2^i. */
+export function minimumRetrySpanSeconds(policy: QueuePolicy): number {
+  if (!policy.retryBackoff) return policy.retryDelay * policy.retryLimit;
+  return policy.retryDelay * (2 ** policy.retryLimit - 1);
+}
