@@ -66,6 +66,8 @@ export const configSchema = z.object({
   JOB_MAINTENANCE_SECONDS: z.coerce.number().int().min(1).default(15),
   /** Test-only crash point of the recap job (honoured only when NODE_ENV=test): the process exits there. */
   MBOX_TEST_CRASH_AT: z.preprocess(emptyAsUndefined, z.enum(['before-generate', 'after-generate', 'after-smtp']).optional()),
+  /** First retry delay of a failed webhook delivery; doubles each time, 8 retries (docs/webhooks.md). */
+  WEBHOOK_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).default(30),
 
   STRIPE_SECRET_KEY: optionalString,
   STRIPE_WEBHOOK_SECRET: optionalString,

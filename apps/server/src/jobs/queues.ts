@@ -9,6 +9,8 @@ export interface QueuePayloads {
   'recap-send': { recapId: string };
   /** Ends meetings quiet for MEETING_IDLE_MINUTES; each run schedules the next (modules/transcript). */
   'meeting-idle-sweep': Record<string, never>;
+  /** One attempt at a webhook delivery; a failure is retried with backoff (modules/webhooks). */
+  'webhook-deliver': { deliveryId: string };
 }
 
 export type QueueName = keyof QueuePayloads;
@@ -26,11 +28,13 @@ export interface QueuePolicy {
 /**
  * Retry policy of each queue. Recaps: 6 retries from RECAP_RETRY_DELAY_SECONDS (15 s) doubling give
  * at least 15 × (2⁶ − 1) = 945 s ≈ 16 minutes of retries before a temporary SMTP failure is final.
+ * Webhooks: 8 retries from WEBHOOK_RETRY_DELAY_SECONDS (30 s) doubling, about 2 hours (docs/webhooks.md).
  */
 export function queuePolicies(config: Config): Record<QueueName, QueuePolicy> {
   return {
     'recap-send': { policy: 'standard', retryLimit: 6, retryDelay: config.RECAP_RETRY_DELAY_SECONDS, retryBackoff: true },
     'meeting-idle-sweep': { policy: 'short', retryLimit: 2, retryDelay: 5, retryBackoff: false },
+    'webhook-deliver': { policy: 'standard', retryLimit: 8, retryDelay: config.WEBHOOK_RETRY_DELAY_SECONDS, retryBackoff: true },
   };
 }
 

@@ -25,9 +25,12 @@ import {
   summaryContext,
 } from '../../crypto/encryption.js';
 import type { AppDeps } from '../../deps.js';
+import type { Summary } from '../../generated/prisma/client.js';
 import { streamJob } from '../../stream-job.js';
 import type { AuthUser } from '../auth/service.js';
 import { meetingNotFound } from '../meeting/service.js';
+import { enqueueWebhookEvent } from '../webhooks/events.js';
+import { webhookMeetingRef } from '../webhooks/service.js';
 import { callAi } from './ai-errors.js';
 import { modelTier, takeAiGeneration } from './quota.js';
 import { toSummaryDto } from './service.js';
@@ -38,9 +41,9 @@ function summaryNotFound(): TRPCError {
   return new TRPCError({ code: 'NOT_FOUND', message: 'Summary not found' });
 }
 
-/** A 400 naming `field`, in the same shape as schema failures (the input middleware formats ZodErrors). */
+/** A 400 naming `field`, in the same shape as schema failures (the input middleware formats a 400's ZodError cause). */
 function fieldError(field: string, message: string, input: unknown): Error {
-  return new ZodRealError([{ code: 'custom', path: [field], message, input }]);
+  return new TRPCError({ code: 'BAD_REQUEST', message, cause: new ZodRealError([{ code: 'custom', path: [field], message, input }]) });
 }
 
 /** Custom questions are premium (spec §6); checked before the daily quota is touched. */
@@ -127,7 +130,7 @@ async function generateAndStore(deps: AppDeps, user: AuthUser, target: Target, o
     const [meeting] = await tx.meeting.updateManyAndReturn({
       where: { id: meetingId, userId: user.id },
       data: { isAnalyzed: true },
-      select: { encrypted: true },
+      select: { encrypted: true, title: true },
     });
     if (!meeting) throw meetingNotFound();
     const key = sealed || meeting.encrypted ? await ensureDataKey(tx, deps.secrets.masterKey, user.id) : null;
@@ -140,18 +143,32 @@ async function generateAndStore(deps: AppDeps, user: AuthUser, target: Target, o
       settings: { ...target.settings, model: generated.model, chunks: generated.chunks },
       encrypted: key !== null,
     };
+    let row: Summary;
     if (target.summaryId) {
-      const [row] = await tx.summary.updateManyAndReturn({ where: { id: target.summaryId, meetingId }, data });
-      if (!row) throw summaryNotFound();
-      return { row, key };
+      const [replaced] = await tx.summary.updateManyAndReturn({ where: { id: target.summaryId, meetingId }, data });
+      if (!replaced) throw summaryNotFound();
+      row = replaced;
+    } else {
+      row = await tx.summary.upsert({
+        where: {
+          meetingId_promptKey_customPrompt: { meetingId, promptKey: target.promptKey, customPrompt: target.customPrompt },
+        },
+        create: { ...data, meetingId, promptKey: target.promptKey, customPrompt: target.customPrompt },
+        update: data,
+      });
     }
-    const row = await tx.summary.upsert({
-      where: {
-        meetingId_promptKey_customPrompt: { meetingId, promptKey: target.promptKey, customPrompt: target.customPrompt },
+    // In the same transaction: the webhook deliveries exist exactly when the summary does.
+    await enqueueWebhookEvent(
+      deps,
+      user.id,
+      'summary.created',
+      {
+        meeting: webhookMeetingRef(deps, { id: meetingId, title: meeting.title }),
+        // The text of an encrypted meeting never leaves the server (docs/webhooks.md).
+        summary: { id: row.id, promptKey: row.promptKey, title: row.title, text: key ? null : generated.html, encrypted: key !== null },
       },
-      create: { ...data, meetingId, promptKey: target.promptKey, customPrompt: target.customPrompt },
-      update: data,
-    });
+      { tx },
+    );
     return { row, key };
   });
   const dto = toSummaryDto(row, key);

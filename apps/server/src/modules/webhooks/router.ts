@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { createWebhookInputSchema, webhookIdInputSchema, webhookListSchema, webhookSchema } from '@mbox/shared/webhooks';
 import { authedProcedure, router } from '../../trpc/trpc.js';
+import { sendTestEvent } from './events.js';
 import { createWebhook, deleteWebhook, listWebhooks } from './service.js';
 
 const tags = ['webhooks'];
@@ -31,4 +32,10 @@ export const webhooksRouter = router({
     .input(webhookIdInputSchema)
     .output(z.object({ id: z.string() }))
     .mutation(({ ctx, input }) => deleteWebhook(ctx.deps, ctx.user.id, input.id)),
+
+  test: authedProcedure
+    .meta({ openapi: { method: 'POST', path: '/webhooks/{id}/test', tags, protect: true, summary: 'Queue a signed ping delivery' } })
+    .input(webhookIdInputSchema)
+    .output(webhookSchema)
+    .mutation(({ ctx, input }) => sendTestEvent(ctx.deps, ctx.user.id, input.id)),
 });

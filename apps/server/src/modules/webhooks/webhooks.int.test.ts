@@ -1,11 +1,16 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { WEBHOOKS_PER_USER, type Webhook } from '@mbox/shared/webhooks';
+import { MIN_SUMMARY_MESSAGES } from '@mbox/shared';
+import { WEBHOOKS_PER_USER, type Webhook, type WebhookPayload } from '@mbox/shared/webhooks';
 import { startTestApp, type TestApp } from '../../test/app.js';
+import { seedMeeting, type SeedLine } from '../../test/fixtures.js';
 import { deliverWebhook } from './service.js';
 import { startWebhookReceiver, type ReceivedRequest, type WebhookReceiver } from './test-receiver.js';
 
 type ErrorBody = { message: string; code: string; data: { field?: string; httpStatus: number } };
+
+const talk = (count: number): SeedLine[] =>
+  Array.from({ length: count }, (_, i) => ({ speaker: i % 2 ? 'Bo' : 'Ana', text: `We agreed on point ${i} and will ship it on Friday.` }));
 
 /**
  * Verifies a delivery as a receiver would, independently of the server's code: Node's HMAC over the
@@ -31,6 +36,9 @@ describe('webhooks', () => {
     app = await startTestApp({
       SUMMARIZER_ALLOWED_HOSTS: [receiver.host],
       PUBLIC_URL: 'https://mbox.example.org',
+      // Short waits so retries happen within the test: 1 s, then 2 s, 4 s… (pg-boss adds jitter).
+      WEBHOOK_RETRY_DELAY_SECONDS: 1,
+      JOB_POLL_SECONDS: 0.5,
     });
     ana = await app.signIn('ana@example.com');
     bo = await app.signIn('bo@example.com');
@@ -51,6 +59,13 @@ describe('webhooks', () => {
     const response = await create(token, { url: `${receiver.url}${path}`, events });
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     return response.body;
+  };
+  /** Polls the owner's list until the newest delivery of `hookId` settles (delivered or failed). */
+  const settled = async (token: string, hookId: string, timeout = 20_000) => {
+    await expect
+      .poll(async () => (await list(token)).find((h) => h.id === hookId)?.deliveries[0]?.status, { timeout, interval: 200 })
+      .toMatch(/delivered|failed/);
+    return (await list(token)).find((h) => h.id === hookId)!;
   };
   it('registers a webhook with its own secret, lists it to its owner and deletes it', async () => {
     const first = await register(ana, ['summary.created', 'meeting.finished', 'summary.created']);
@@ -118,7 +133,7 @@ describe('webhooks', () => {
 
   it('is described in the OpenAPI document', async () => {
     const doc = await app.rest<{ paths: Record<string, unknown> }>('GET', '/v1/openapi.json');
-    expect(Object.keys(doc.body.paths)).toEqual(expect.arrayContaining(['/webhooks', '/webhooks/{id}']));
+    expect(Object.keys(doc.body.paths)).toEqual(expect.arrayContaining(['/webhooks', '/webhooks/{id}', '/webhooks/{id}/test']));
   });
 
   describe('one delivery attempt (the job body)', () => {
@@ -189,6 +204,83 @@ describe('webhooks', () => {
       await deliverWebhook(app.deps, id, { lastAttempt: false });
       expect(receiver.requests).toEqual([]);
       expect(await app.deps.db.webhookDelivery.count({ where: { id } })).toBe(0);
+    });
+  });
+
+  describe('through the queue', () => {
+    it('delivers summary.created to subscribed webhooks, signed over the raw body', async () => {
+      const hook = await register(ana, ['summary.created']);
+      const other = await register(ana, ['meeting.finished'], '/finished-only');
+      const { meetingKey } = await seedMeeting(app, ana, 'weekly', talk(MIN_SUMMARY_MESSAGES + 2));
+      const generated = await app.rest<{ docId: string; title: string; text: string }>('POST', '/v1/prompts', {
+        token: ana,
+        body: { meetKey: meetingKey, promptKey: 'summary' },
+      });
+      expect(generated.status).toBe(200);
+
+      const settledHook = await settled(ana, hook.id);
+      expect(settledHook.deliveries).toHaveLength(1);
+      expect(settledHook.deliveries[0]).toMatchObject({ event: 'summary.created', status: 'delivered', attempts: 1, responseStatus: 204, error: '' });
+      expect(receiver.requests).toHaveLength(1);
+      const [request] = receiver.requests;
+      expect(request).toMatchObject({ method: 'POST', path: '/hook' });
+      expect(request!.headers).toMatchObject({
+        'content-type': 'application/json',
+        'mbox-event': 'summary.created',
+        'mbox-delivery': settledHook.deliveries[0]!.id,
+      });
+      expect(verifySignature(request!, hook.secret)).toBe(true);
+      expect(verifySignature(request!, other.secret)).toBe(false);
+      // One changed byte of the body, and the signature no longer holds.
+      const tampered = { ...request!, rawBody: Buffer.from(request!.rawBody.toString('utf8').replace('summary', 'summarx')) };
+      expect(verifySignature(tampered, hook.secret)).toBe(false);
+
+      const payload = JSON.parse(request!.rawBody.toString('utf8')) as WebhookPayload<'summary.created'>;
+      expect(payload).toEqual({
+        id: expect.stringMatching(/^evt_/),
+        event: 'summary.created',
+        createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+        data: {
+          meeting: { id: meetingKey, title: 'Untitled meet', url: `https://mbox.example.org/${meetingKey}` },
+          summary: { id: generated.body.docId, promptKey: 'summary', title: generated.body.title, text: generated.body.text, encrypted: false },
+        },
+      });
+      // The webhook not subscribed to the event got nothing.
+      expect((await list(ana)).find((h) => h.id === other.id)!.deliveries).toEqual([]);
+    });
+
+    it('retries a failing receiver with exponential backoff until it succeeds', async () => {
+      const hook = await register(ana, ['summary.created']);
+      receiver.answers.push(500, 'drop');
+      const response = await app.rest('POST', `/v1/webhooks/${hook.id}/test`, { token: ana });
+      expect(response.status).toBe(200);
+
+      const done = await settled(ana, hook.id, 30_000);
+      expect(done.deliveries[0]).toMatchObject({ event: 'ping', status: 'delivered', attempts: 3, responseStatus: 204, error: '' });
+      expect(receiver.requests).toHaveLength(3);
+      for (const request of receiver.requests) expect(verifySignature(request, hook.secret)).toBe(true);
+      // Same event and delivery in every attempt.
+      const ids = receiver.requests.map((r) => [r.headers['mbox-delivery'], (JSON.parse(r.rawBody.toString()) as WebhookPayload).id]);
+      expect(new Set(ids.map((pair) => pair.join()))).toHaveProperty('size', 1);
+      // Waits of the retry delay (1 s), then double: pg-boss's backoff.
+      const [a, b, c] = receiver.requests.map((r) => r.at);
+      expect(b! - a!).toBeGreaterThanOrEqual(1000);
+      expect(c! - b!).toBeGreaterThanOrEqual(2000);
+    });
+
+    it('records the failure of each attempt while it retries', async () => {
+      const hook = await register(ana, ['summary.created']);
+      receiver.answers.push(503, 503, 503, 503, 503, 503, 503, 503, 503);
+      await app.rest('POST', `/v1/webhooks/${hook.id}/test`, { token: ana });
+      await expect
+        .poll(async () => (await list(ana))[0]!.deliveries[0], { timeout: 10_000, interval: 200 })
+        .toMatchObject({ status: 'pending', attempts: 1, responseStatus: 503, error: 'The receiver answered HTTP 503' });
+      // Deleting the webhook stops its retries: nothing more reaches the receiver.
+      await app.rest('DELETE', `/v1/webhooks/${hook.id}`, { token: ana });
+      const count = receiver.requests.length;
+      await new Promise((resolve) => setTimeout(resolve, 3500));
+      expect(receiver.requests.length).toBe(count);
+      expect(await app.deps.db.webhookDelivery.count({ where: { webhookId: hook.id } })).toBe(0);
     });
   });
 });

@@ -176,6 +176,13 @@ function WebhookItem({ hook }: { hook: Webhook }) {
     onSuccess: () =>
       utils.webhooks.list.setData(undefined, (current) => current && { webhooks: current.webhooks.filter((h) => h.id !== hook.id) }),
   });
+  const test = trpc.webhooks.test.useMutation({
+    onSuccess: (updated) => {
+      utils.webhooks.list.setData(undefined, (current) => current && { webhooks: current.webhooks.map((h) => (h.id === updated.id ? updated : h)) });
+      toast.success('Test delivery queued');
+    },
+  });
+
   const copySecret = async () => {
     try {
       await navigator.clipboard.writeText(hook.secret);
@@ -205,6 +212,9 @@ function WebhookItem({ hook }: { hook: Webhook }) {
           </button>
           <button type="button" className="btn btn-ghost btn-xs" onClick={() => setShowSecret((v) => !v)} aria-expanded={showSecret}>
             {showSecret ? 'Hide secret' : 'Show secret'}
+          </button>
+          <button type="button" className="btn btn-ghost btn-xs" disabled={test.isPending} onClick={() => test.mutate({ id: hook.id })}>
+            Send test
           </button>
           {!confirming && (
             <button type="button" className="btn btn-ghost btn-xs text-error" onClick={() => setConfirming(true)}>
