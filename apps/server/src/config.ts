@@ -73,6 +73,16 @@ export const configSchema = z.object({
   STRIPE_WEBHOOK_SECRET: optionalString,
   /** Lets tests point the Stripe SDK at a compatible server: http://127.0.0.1:12111 */
   STRIPE_API_BASE: optionalString.pipe(z.url().optional()),
+  /** Stripe Price ids (price_...) of the monthly plans; a plan without one cannot be bought here. */
+  STRIPE_PRICE_PRO: optionalString,
+  STRIPE_PRICE_SUMMARIZER: optionalString,
+  /** Page (https: or mailto:) the Enterprise Plan card opens; without it the card is not shown. */
+  ENTERPRISE_CONTACT_URL: optionalString.pipe(
+    z
+      .string()
+      .refine((v) => /^(https?|mailto):/i.test(v) && URL.canParse(v), 'ENTERPRISE_CONTACT_URL must be an http(s): or mailto: URL')
+      .optional(),
+  ),
 
   /**
    * Hosts the link summarizer may fetch although they are private or local, or on a port other than
@@ -107,6 +117,11 @@ export const configSchema = z.object({
 });
 
 export type Config = z.infer<typeof configSchema>;
+
+/** Origin of the web app that links sent outside (referral links, payment return pages) open. */
+export function publicOrigin(config: Pick<Config, 'PUBLIC_URL' | 'PORT'>): string {
+  return (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = configSchema.safeParse(env);

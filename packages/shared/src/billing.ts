@@ -31,5 +31,7 @@ export const billingAccountSchema = z.object({
   referralPremiumUntil: z.number().int(),
   /** The user has a Stripe customer, so the Customer Portal (card, invoices) can be opened. */
   canManageBilling: z.boolean(),
+  /** This server sells plans (Stripe configured); otherwise subscribing answers that payments are not configured. */
+  paymentsEnabled: z.boolean(),
 });
 export type BillingAccount = z.infer<typeof billingAccountSchema>;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { buildPlans, ENTERPRISE_CONTACT_URL, findPlan, plansSchema } from './plans.js';
+import { buildPlans, findPlan, plansSchema } from './plans.js';
 
 describe('buildPlans', () => {
   it('falls back to the Basic plan as current, In use', () => {
-    const plans = plansSchema.parse(buildPlans());
+    const plans = plansSchema.parse(buildPlans('basic', { enterpriseContactUrl: 'https://example.com/sales' }));
     expect(plans.map((p) => [p.planId, p.title, p.price, p.current])).toEqual([
       ['basic', 'Basic Plan', 'Free', true],
       ['pro', 'All in One Pro Plan', '$7.99', false],
@@ -45,12 +45,22 @@ describe('buildPlans', () => {
     ]);
   });
 
-  it('flags the given plan and sends Enterprise to its contact form', () => {
+  it('flags the given plan', () => {
     const plans = buildPlans('pro');
     expect(plans.find((p) => p.current)?.planId).toBe('pro');
     expect(plans.find((p) => p.planId === 'pro')?.actionText).toBe('In use');
     expect(plans.find((p) => p.planId === 'basic')?.actionText).not.toBe('In use');
-    expect(plans.find((p) => p.planId === 'enterprise')?.contactUrl).toBe(ENTERPRISE_CONTACT_URL);
+  });
+
+  it('sends Enterprise to the configured contact page, and leaves it out without one', () => {
+    const contact = 'https://example.com/contact-sales';
+    expect(buildPlans('basic', { enterpriseContactUrl: contact }).find((p) => p.planId === 'enterprise')).toMatchObject({
+      title: 'Enterprise Plan',
+      contactUrl: contact,
+      actionText: 'Contact us',
+    });
+    expect(buildPlans().map((p) => p.planId)).toEqual(['basic', 'pro', 'summarizer']);
+    expect(buildPlans('pro', { enterpriseContactUrl: contact }).every((p) => p.planId === 'enterprise' || p.contactUrl === null)).toBe(true);
   });
 
   it('hands out copies that callers cannot use to alter the catalogue', () => {

@@ -11,12 +11,6 @@ export const paidPlanIdSchema = z.enum(PAID_PLAN_IDS, {
 });
 export type PaidPlanId = z.infer<typeof paidPlanIdSchema>;
 
-/**
- * Where the Enterprise plan sends people (spec §4: an external contact form). A placeholder
- * address: a deployment that sells Enterprise plans points it at its own form.
- */
-export const ENTERPRISE_CONTACT_URL = 'mailto:enterprise@example.com?subject=Mbox%20Enterprise%20plan';
-
 export const planFeatureSchema = z.object({ title: z.string(), included: z.boolean() });
 export type PlanFeature = z.infer<typeof planFeatureSchema>;
 
@@ -109,22 +103,29 @@ const PLAN_CARDS: readonly Omit<Plan, 'current'>[] = [
     interval: null,
     features: PREMIUM_DEFAULT_FEATURES.map(included),
     actionText: 'Contact us',
-    contactUrl: ENTERPRISE_CONTACT_URL,
+    // The deployment's contact page (server config ENTERPRISE_CONTACT_URL), filled in by buildPlans.
+    contactUrl: null,
   },
 ];
 
 export const CURRENT_PLAN_ACTION_TEXT = 'In use';
 
-/** The plan cards with the given plan flagged current ('In use'); the Basic plan is the fallback. */
-export function buildPlans(currentPlanId: PlanId = 'basic'): Plan[] {
-  return PLAN_CARDS.map((card) => ({
+/**
+ * The plan cards with the given plan flagged current ('In use'); the Basic plan is the fallback.
+ * The Enterprise card opens `enterpriseContactUrl` (spec §4: an external contact form) and is left
+ * out when the deployment has none: a card whose button leads nowhere sells nothing.
+ */
+export function buildPlans(currentPlanId: PlanId = 'basic', options: { enterpriseContactUrl?: string | null } = {}): Plan[] {
+  const enterpriseContactUrl = options.enterpriseContactUrl ?? null;
+  return PLAN_CARDS.filter((card) => card.planId !== 'enterprise' || enterpriseContactUrl).map((card) => ({
     ...card,
     features: card.features.map((feature) => ({ ...feature })),
     current: card.planId === currentPlanId,
     actionText: card.planId === currentPlanId ? CURRENT_PLAN_ACTION_TEXT : card.actionText,
+    contactUrl: card.planId === 'enterprise' ? enterpriseContactUrl : card.contactUrl,
   }));
 }
 
-export function findPlan(planId: PlanId): Plan {
+export function findPlan(planId: Exclude<PlanId, 'enterprise'>): Plan {
   return buildPlans().find((plan) => plan.planId === planId)!;
 }

@@ -12,3 +12,30 @@ export function isPremiumActive(
   const untilMs = user.premiumUntil instanceof Date ? user.premiumUntil.getTime() : user.premiumUntil * 1000;
   return untilMs > now.getTime();
 }
+
+/** Stripe subscription statuses that grant paid premium until the current period's end (past_due: Stripe is still retrying the card). */
+export const PREMIUM_SUBSCRIPTION_STATUSES: readonly string[] = ['active', 'trialing', 'past_due'];
+
+/** One source of premium: referral days, or a paid subscription with its status. */
+export interface PaidPeriod {
+  status: string;
+  currentPeriodEnd: Date | null;
+}
+
+/**
+ * The stored premium state from its two sources: referral days and paid subscriptions. The later end
+ * wins, so cancelling or deleting a paid plan never takes referral days away, and referral days never
+ * shorten a paid period. A subscription outside PREMIUM_SUBSCRIPTION_STATUSES (canceled, unpaid,
+ * incomplete) grants nothing, whatever its period end says.
+ */
+export function combinePremium(
+  referralPremiumUntil: Date | null,
+  subscriptions: readonly PaidPeriod[],
+): { isPremium: boolean; premiumUntil: Date | null } {
+  let until = referralPremiumUntil?.getTime() ?? null;
+  for (const subscription of subscriptions) {
+    if (!PREMIUM_SUBSCRIPTION_STATUSES.includes(subscription.status) || !subscription.currentPeriodEnd) continue;
+    until = Math.max(until ?? 0, subscription.currentPeriodEnd.getTime());
+  }
+  return until === null ? { isPremium: false, premiumUntil: null } : { isPremium: true, premiumUntil: new Date(until) };
+}

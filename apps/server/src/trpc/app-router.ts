@@ -1,4 +1,5 @@
 import { authRouter } from '../modules/auth/router.js';
+import { billingRouter } from '../modules/billing/router.js';
 import { meetingRouter } from '../modules/meeting/router.js';
 import { messageRouter } from '../modules/message/router.js';
 import { summaryRouter } from '../modules/summary/router.js';
@@ -19,6 +20,7 @@ export const appRouter = router({
   summary: summaryRouter,
   settings: settingsRouter,
   plans: plansRouter,
+  billing: billingRouter,
   referral: referralRouter,
   changelog: changelogRouter,
   stats: statsRouter,

@@ -1,11 +1,8 @@
-import { buildPlans, isPremiumActive, paidPlanIdSchema, type Plan, type PlanId } from '@mbox/shared';
+import { PREMIUM_SUBSCRIPTION_STATUSES, buildPlans, isPremiumActive, paidPlanIdSchema, type Plan, type PlanId } from '@mbox/shared';
 import type { AppDeps } from '../../deps.js';
 
-/** Subscription statuses under which the subscribed plan is the one in use. */
-const LIVE_SUBSCRIPTION_STATUSES = ['active', 'trialing', 'past_due'];
-
 /**
- * The plan in use: with premium active, the plan of the newest live subscription; premium without
+ * The plan in use: with premium active, the plan of the newest paying subscription; premium without
  * one (a referral) counts as the Premium Summarizer Plan, whose features it grants; otherwise Basic.
  */
 export async function currentPlanId(
@@ -14,7 +11,7 @@ export async function currentPlanId(
 ): Promise<PlanId> {
   if (!isPremiumActive(user)) return 'basic';
   const subscription = await deps.db.subscription.findFirst({
-    where: { userId: user.id, status: { in: LIVE_SUBSCRIPTION_STATUSES } },
+    where: { userId: user.id, status: { in: [...PREMIUM_SUBSCRIPTION_STATUSES] } },
     orderBy: { createdAt: 'desc' },
     select: { planId: true },
   });
@@ -26,5 +23,5 @@ export async function listPlans(
   deps: AppDeps,
   user: { id: string; isPremium: boolean; premiumUntil: Date | null },
 ): Promise<Plan[]> {
-  return buildPlans(await currentPlanId(deps, user));
+  return buildPlans(await currentPlanId(deps, user), { enterpriseContactUrl: deps.config.ENTERPRISE_CONTACT_URL });
 }

@@ -1,0 +1,182 @@
+import {
+  PREMIUM_SUBSCRIPTION_STATUSES,
+  combinePremium,
+  findPlan,
+  paidPlanIdSchema,
+  toEpochSeconds,
+  type BillingAccount,
+  type CancelSubscriptionAnswer,
+  type HostedPageAnswer,
+  type PaidPlanId,
+} from '@mbox/shared';
+import { publicOrigin } from '../../config.js';
+import type { AppDeps } from '../../deps.js';
+import type { Prisma } from '../../generated/prisma/client.js';
+import { planPrices, Stripe, stripeClient } from './stripe.js';
+
+type Tx = Prisma.TransactionClient;
+
+export const PAYMENTS_NOT_CONFIGURED = 'Payments are not configured on this server: plans cannot be bought here';
+export const SUBSCRIPTION_CANCELLED = 'Subscription cancelled';
+
+/** What a person reads when a Stripe call fails; the details go to the log. */
+function stripeFailure(deps: AppDeps, error: unknown, action: string): { error: string } {
+  deps.log.error({ err: error }, `stripe: ${action} failed`);
+  if (error instanceof Stripe.errors.StripeConnectionError || error instanceof Stripe.errors.StripeAPIError) {
+    return { error: 'The payment service cannot be reached right now: please try again in a few minutes' };
+  }
+  if (error instanceof Stripe.errors.StripeRateLimitError) {
+    return { error: 'The payment service is busy right now: please try again in a minute' };
+  }
+  return { error: 'Payments are misconfigured on this server: please contact support' };
+}
+
+/** The user's subscription that pays for premium now (newest first), if any. */
+function payingSubscription(db: AppDeps['db'] | Tx, userId: string) {
+  return db.subscription.findFirst({
+    where: { userId, status: { in: [...PREMIUM_SUBSCRIPTION_STATUSES] } },
+    orderBy: { createdAt: 'desc' },
+  });
+}
+
+/**
+ * The user's Stripe customer, created on first use and reused afterwards: one customer per user, so
+ * the Customer Portal shows every invoice. Two first checkouts at once create one customer (same
+ * idempotency key) and store it once.
+ */
+async function customerOf(deps: AppDeps, stripe: Stripe, userId: string): Promise<string> {
+  const user = await deps.db.user.findUniqueOrThrow({
+    where: { id: userId },
+    select: { email: true, name: true, stripeCustomerId: true },
+  });
+  if (user.stripeCustomerId) return user.stripeCustomerId;
+  const customer = await stripe.customers.create(
+    { email: user.email, ...(user.name ? { name: user.name } : {}), metadata: { userId } },
+    { idempotencyKey: `mbox-customer-${userId}` },
+  );
+  await deps.db.user.updateMany({ where: { id: userId, stripeCustomerId: null }, data: { stripeCustomerId: customer.id } });
+  const stored = await deps.db.user.findUniqueOrThrow({ where: { id: userId }, select: { stripeCustomerId: true } });
+  return stored.stripeCustomerId ?? customer.id;
+}
+
+/**
+ * GET /v1/subscription?planID= (spec §7): a Stripe Checkout Session for the plan, whose page the web
+ * app opens. Refused with a readable `{ error }` when payments are off, the plan has no price here, or
+ * the user already pays for a plan (a second subscription would charge twice).
+ */
+export async function subscribe(deps: AppDeps, userId: string, planId: PaidPlanId): Promise<HostedPageAnswer> {
+  const stripe = stripeClient(deps.config);
+  if (!stripe) return { error: PAYMENTS_NOT_CONFIGURED };
+  const plan = findPlan(planId);
+  const price = planPrices(deps.config)[planId];
+  if (!price) return { error: `The ${plan.title} cannot be bought on this server: its price is not configured` };
+
+  const current = await payingSubscription(deps.db, userId);
+  if (current) {
+    const currentPlan = paidPlanIdSchema.safeParse(current.planId);
+    const title = currentPlan.success ? findPlan(currentPlan.data).title : 'a paid plan';
+    return current.planId === planId
+      ? { error: `You are already subscribed to the ${title}` }
+      : { error: `You are already subscribed to the ${title}: change plans from Manage billing in your account` };
+  }
+
+  const origin = publicOrigin(deps.config);
+  try {
+    const customer = await customerOf(deps, stripe, userId);
+    const session = await stripe.checkout.sessions.create({
+      mode: 'subscription',
+      customer,
+      client_reference_id: userId,
+      line_items: [{ price, quantity: 1 }],
+      metadata: { userId, planId },
+      // Carried onto the subscription, so its own events name the user and plan too.
+      subscription_data: { metadata: { userId, planId } },
+      success_url: `${origin}/payment-succeeded?session_id={CHECKOUT_SESSION_ID}`,
+      cancel_url: `${origin}/payment-failed`,
+    });
+    if (!session.url) return stripeFailure(deps, new Error('checkout session without url'), 'checkout');
+    return { url: session.url };
+  } catch (error) {
+    return stripeFailure(deps, error, 'checkout');
+  }
+}
+
+/**
+ * DELETE /v1/p/subscription (spec §7): the paying subscription ends at its period's end; premium
+ * stays until then. Asking again answers the same message.
+ */
+export async function cancelSubscription(deps: AppDeps, userId: string): Promise<CancelSubscriptionAnswer> {
+  const stripe = stripeClient(deps.config);
+  if (!stripe) return { error: PAYMENTS_NOT_CONFIGURED };
+  const subscription = await payingSubscription(deps.db, userId);
+  if (!subscription?.externalId) return { error: 'You have no paid subscription to cancel' };
+  if (subscription.cancelAtPeriodEnd) return { message: SUBSCRIPTION_CANCELLED };
+  try {
+    await stripe.subscriptions.update(subscription.externalId, { cancel_at_period_end: true });
+  } catch (error) {
+    return stripeFailure(deps, error, 'cancel');
+  }
+  // Shown at once; the customer.subscription.updated event that follows confirms it.
+  await deps.db.subscription.update({ where: { id: subscription.id }, data: { cancelAtPeriodEnd: true } });
+  return { message: SUBSCRIPTION_CANCELLED };
+}
+
+/** A Stripe Customer Portal session, where the user changes card, sees invoices or resumes a plan. */
+export async function openBillingPortal(deps: AppDeps, userId: string): Promise<HostedPageAnswer> {
+  const stripe = stripeClient(deps.config);
+  if (!stripe) return { error: PAYMENTS_NOT_CONFIGURED };
+  const { stripeCustomerId } = await deps.db.user.findUniqueOrThrow({ where: { id: userId }, select: { stripeCustomerId: true } });
+  if (!stripeCustomerId) return { error: 'You have no billing account yet: subscribe to a plan first' };
+  try {
+    const session = await stripe.billingPortal.sessions.create({
+      customer: stripeCustomerId,
+      return_url: `${publicOrigin(deps.config)}/settings?tab=account`,
+    });
+    return { url: session.url };
+  } catch (error) {
+    return stripeFailure(deps, error, 'billing portal');
+  }
+}
+
+/** Where the user's premium comes from, for the Account tab. */
+export async function billingAccount(deps: AppDeps, userId: string): Promise<BillingAccount> {
+  const user = await deps.db.user.findUniqueOrThrow({
+    where: { id: userId },
+    select: { referralPremiumUntil: true, stripeCustomerId: true },
+  });
+  const subscription = await payingSubscription(deps.db, userId);
+  const planId = paidPlanIdSchema.safeParse(subscription?.planId);
+  const paymentsEnabled = stripeClient(deps.config) !== null;
+  return {
+    subscription:
+      subscription && planId.success
+        ? {
+            planId: planId.data,
+            status: subscription.status,
+            currentPeriodEnd: toEpochSeconds(subscription.currentPeriodEnd),
+            cancelAtPeriodEnd: subscription.cancelAtPeriodEnd,
+          }
+        : null,
+    referralPremiumUntil: toEpochSeconds(user.referralPremiumUntil),
+    canManageBilling: paymentsEnabled && user.stripeCustomerId !== null,
+    paymentsEnabled,
+  };
+}
+
+/**
+ * Recomputes the user's stored premium from its sources (referral days, paying subscriptions): the
+ * later end wins (combinePremium). Called inside the transaction that changed a source, with the
+ * user's row locked (lockUser).
+ */
+export async function refreshPremium(tx: Tx, userId: string): Promise<void> {
+  const [user, subscriptions] = await Promise.all([
+    tx.user.findUniqueOrThrow({ where: { id: userId }, select: { referralPremiumUntil: true } }),
+    tx.subscription.findMany({ where: { userId }, select: { status: true, currentPeriodEnd: true } }),
+  ]);
+  await tx.user.update({ where: { id: userId }, data: combinePremium(user.referralPremiumUntil, subscriptions) });
+}
+
+/** Serialises changes to one user's premium (webhooks, referrals, cancellation) until the transaction ends. */
+export async function lockUser(tx: Tx, userId: string): Promise<void> {
+  await tx.$queryRaw`SELECT 1 FROM "User" WHERE id = ${userId} FOR UPDATE`;
+}
