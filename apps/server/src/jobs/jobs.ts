@@ -79,6 +79,7 @@ function errorMessage(error: unknown): string {
 export class Jobs {
   readonly boss: PgBoss;
   private readonly handlers = new Map<QueueName, JobHandler<QueueName>>();
+  private readonly startHooks: (() => Promise<unknown>)[] = [];
   private readonly stopping = new AbortController();
   private readonly running = new Set<Promise<void>>();
   private started = false;
@@ -116,6 +117,11 @@ export class Jobs {
     this.handlers.set(queue, handler as unknown as JobHandler<QueueName>);
   }
 
+  /** Runs once the queues exist, before workers fetch (e.g. the first job of a self-rescheduling chain). */
+  onStart(hook: () => Promise<unknown>): void {
+    this.startHooks.push(hook);
+  }
+
   /** Enqueues a job; inside `options.tx` it commits or rolls back with the transaction. Null when a singleton is already waiting. */
   async send<Q extends QueueName>(queue: Q, data: QueuePayloads[Q], options: SendOptions = {}): Promise<string | null> {
     return this.boss.send(queue, data, {
@@ -148,6 +154,7 @@ export class Jobs {
       if (await this.boss.getQueue(name)) await this.boss.updateQueue(name, options);
       else await this.boss.createQueue(name, options);
     }
+    for (const hook of this.startHooks) await hook();
     this.started = true;
     for (const [queue, handler] of this.handlers) this.track(this.loop(queue, handler));
   }

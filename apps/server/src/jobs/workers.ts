@@ -1,7 +1,14 @@
 import type { AppDeps } from '../deps.js';
+import { runRecapJob } from '../modules/recap/job.js';
+import { runIdleSweep, scheduleIdleSweep } from '../modules/transcript/idle-sweep.js';
 import { deliverWebhook } from '../modules/webhooks/service.js';
 
 /** Registers every module's job worker on deps.jobs (before the queue starts). */
 export function registerWorkers(deps: AppDeps): void {
+  deps.jobs.work('recap-send', (job) => runRecapJob(deps, job));
+  deps.jobs.work('meeting-idle-sweep', async () => {
+    await runIdleSweep(deps);
+  });
+  deps.jobs.onStart(() => scheduleIdleSweep(deps, 0));
   deps.jobs.work('webhook-deliver', (job) => deliverWebhook(deps, job.data.deliveryId, { lastAttempt: job.lastAttempt }));
 }

@@ -11,6 +11,7 @@ import { statsRouter } from '../modules/stats/router.js';
 import { transcriptRouter } from '../modules/transcript/router.js';
 import { toolsRouter } from '../modules/tools/router.js';
 import { webhooksRouter } from '../modules/webhooks/router.js';
+import { recapRouter } from '../modules/recap/router.js';
 import { router } from './trpc.js';
 
 export const appRouter = router({
@@ -27,6 +28,7 @@ export const appRouter = router({
   transcript: transcriptRouter,
   tools: toolsRouter,
   webhooks: webhooksRouter,
+  recap: recapRouter,
 });
 
 export type AppRouter = typeof appRouter;

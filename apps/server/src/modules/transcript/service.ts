@@ -9,6 +9,7 @@ import type {
 import { encryptText, ensureDataKey, messageContext } from '../../crypto/encryption.js';
 import type { AppDeps } from '../../deps.js';
 import type { Meeting, Prisma } from '../../generated/prisma/client.js';
+import { markMeetingEnded } from './meeting-end.js';
 
 /** Keeps the highest revision of each caption block when a batch repeats one. */
 function latestPerCaption(lines: TranscriptLine[]): TranscriptLine[] {
@@ -112,6 +113,10 @@ export async function ingestLines(deps: AppDeps, userId: string, input: IngestLi
       });
       updated += count;
     }
+    if (created.length + updated) {
+      // New words: the idle clock restarts, and an ended meeting is open again (its recap, if sent, is not sent again).
+      await tx.meeting.update({ where: { id: meeting.id }, data: { lastLineAt: new Date(), endedAt: null } });
+    }
     const changedCaptions = [...createdIds, ...toUpdate.map((l) => l.captionId)];
     const changed = changedCaptions.length
       ? await tx.message.findMany({
@@ -134,28 +139,42 @@ export async function ingestLines(deps: AppDeps, userId: string, input: IngestLi
   return { meetingKey: result.meetingId, accepted: result.accepted };
 }
 
-/** Marks the meeting of a capture session finished; unknown sessions (no line ever sent) give null. */
+/**
+ * Marks the meeting of a capture session finished and ends it (its recap and meeting.finished webhook
+ * are queued in the same transaction); unknown sessions (no line ever sent) give null.
+ */
 export async function endMeeting(
   deps: AppDeps,
   userId: string,
   input: { sessionId: string; finishedAt: number },
 ): Promise<{ meetingKey: string | null }> {
-  const meeting = await deps.db.meeting.findUnique({
-    where: { userId_sessionId: { userId, sessionId: input.sessionId } },
-  });
-  if (!meeting) return { meetingKey: null };
-  const finishedAt = new Date(Math.max(input.finishedAt, meeting.startedAt.getTime()));
-  // Keep the latest end: an early end from a closed tab must not undo a later one.
-  if (!meeting.finishedAt || meeting.finishedAt < finishedAt) {
-    await deps.db.meeting.update({ where: { id: meeting.id }, data: { finishedAt } });
-    // A gap still open (its tab closed before reporting the end) ends with the meeting.
-    await deps.db.meetingEvent.updateMany({
-      where: { meetingId: meeting.id, endedAt: null, startedAt: { lte: finishedAt } },
-      data: { endedAt: finishedAt },
+  const result = await deps.db.$transaction(async (tx) => {
+    const found = await tx.meeting.findUnique({
+      where: { userId_sessionId: { userId, sessionId: input.sessionId } },
+      select: { id: true },
     });
-    deps.events.emit('meeting.changed', { userId, meetingId: meeting.id, kind: 'finished' });
-  }
-  return { meetingKey: meeting.id };
+    if (!found) return null;
+    // Serialises with a batch of lines of the same meeting (its upsert takes this lock).
+    await tx.$queryRaw`SELECT 1 FROM "Meeting" WHERE id = ${found.id} FOR UPDATE`;
+    const meeting = await tx.meeting.findUniqueOrThrow({ where: { id: found.id } });
+    const finishedAt = new Date(Math.max(input.finishedAt, meeting.startedAt.getTime()));
+    let changed = false;
+    // Keep the latest end: an early end from a closed tab must not undo a later one.
+    if (!meeting.finishedAt || meeting.finishedAt < finishedAt) {
+      await tx.meeting.update({ where: { id: meeting.id }, data: { finishedAt } });
+      // A gap still open (its tab closed before reporting the end) ends with the meeting.
+      await tx.meetingEvent.updateMany({
+        where: { meetingId: meeting.id, endedAt: null, startedAt: { lte: finishedAt } },
+        data: { endedAt: finishedAt },
+      });
+      changed = true;
+    }
+    if (await markMeetingEnded(deps, tx, meeting)) changed = true;
+    return { meetingId: meeting.id, changed };
+  });
+  if (!result) return { meetingKey: null };
+  if (result.changed) deps.events.emit('meeting.changed', { userId, meetingId: result.meetingId, kind: 'finished' });
+  return { meetingKey: result.meetingId };
 }
 
 /** The latest report of each gap in a batch: a closed report wins over an open one, the later end over an earlier. */

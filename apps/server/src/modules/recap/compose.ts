@@ -1,0 +1,158 @@
+import sanitizeHtml from 'sanitize-html';
+import { formatMeetingDuration, isValidTimeZone, MIN_SUMMARY_MESSAGES, MIN_SUMMARY_SPEAKERS, uniqueParticipants } from '@mbox/shared';
+
+export interface RecapMeeting {
+  id: string;
+  title: string;
+  meetCode: string;
+  startedAt: Date;
+  /** When it finished (extension) or its last line (idle end); null when unknown. */
+  finishedAt: Date | null;
+  users: string[];
+}
+
+export interface RecapInput {
+  meeting: RecapMeeting;
+  /** The meeting's summary (HTML from the summary engine); null for the "no summary" note. */
+  summaryHtml: string | null;
+  timeZone: string;
+  meetingUrl: string;
+  unsubscribeUrl: string;
+  settingsUrl: string;
+}
+
+export interface ComposedRecap {
+  subject: string;
+  html: string;
+  text: string;
+}
+
+/** What a summary may keep in an e-mail: structure and emphasis, links to the web only. */
+const SUMMARY_POLICY: sanitizeHtml.IOptions = {
+  allowedTags: ['p', 'br', 'ul', 'ol', 'li', 'strong', 'b', 'em', 'i', 'h2', 'h3', 'h4', 'blockquote', 'code', 'a'],
+  allowedAttributes: { a: ['href'] },
+  allowedSchemes: ['http', 'https', 'mailto'],
+  transformTags: { h1: 'h2' },
+};
+
+export function sanitizeSummaryHtml(html: string): string {
+  return sanitizeHtml(html, SUMMARY_POLICY);
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+/** Plain-text rendering of the sanitised summary: paragraphs, '- ' bullets, no markup. */
+export function summaryToText(html: string): string {
+  const marked = html
+    .replace(/<li[^>]*>/gi, '\n- ')
+    .replace(/<br\s*\/?>/gi, '\n')
+    .replace(/<\/(p|h2|h3|h4|ul|ol|blockquote)>/gi, '\n\n');
+  const text = sanitizeHtml(marked, { allowedTags: [], allowedAttributes: {} });
+  const decoded = text.replace(/&(amp|lt|gt|quot|#39);/g, (_m, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[e]!);
+  return decoded
+    .split('\n')
+    .map((line) => line.trim())
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+export function meetingTitle(meeting: Pick<RecapMeeting, 'title' | 'meetCode'>): string {
+  return meeting.title.trim() || `Meeting ${meeting.meetCode}`;
+}
+
+function formatDate(date: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-US', {
+    dateStyle: 'full',
+    timeStyle: 'short',
+    timeZone: isValidTimeZone(timeZone) ? timeZone : 'UTC',
+  }).format(date);
+}
+
+function shortDate(date: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-US', {
+    month: 'short',
+    day: 'numeric',
+    timeZone: isValidTimeZone(timeZone) ? timeZone : 'UTC',
+  }).format(date);
+}
+
+const FONT = "-apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif";
+
+/** The recap e-mail: the same facts in HTML (inline styles, one centred column) and plain text. */
+export function composeRecap(input: RecapInput): ComposedRecap {
+  const { meeting, summaryHtml, timeZone } = input;
+  const title = meetingTitle(meeting);
+  const when = formatDate(meeting.startedAt, timeZone);
+  const duration = meeting.finishedAt ? formatMeetingDuration(meeting.startedAt, meeting.finishedAt)?.replace(/^for /, '') : null;
+  const people = uniqueParticipants(meeting.users);
+  const summary = summaryHtml === null ? null : sanitizeSummaryHtml(summaryHtml);
+  const subject =
+    summary === null
+      ? `No summary for "${title}" (${shortDate(meeting.startedAt, timeZone)})`
+      : `Recap: ${title} (${shortDate(meeting.startedAt, timeZone)})`;
+  const tooSmall =
+    `This meeting was too short to summarise: a summary needs at least ${MIN_SUMMARY_MESSAGES} lines ` +
+    `from ${MIN_SUMMARY_SPEAKERS} different people. Its transcript is still in Mbox.`;
+
+  const facts: [string, string][] = [
+    ['When', when],
+    ...(duration ? ([['Duration', duration]] as [string, string][]) : []),
+    ...(people.length ? ([['Participants', people.join(', ')]] as [string, string][]) : []),
+  ];
+
+  const factRows = facts
+    .map(
+      ([label, value]) =>
+        `<tr><td style="padding:2px 12px 2px 0;color:#6b7280;font-size:14px;vertical-align:top;white-space:nowrap">${label}</td>` +
+        `<td style="padding:2px 0;color:#111827;font-size:14px">${escapeHtml(value)}</td></tr>`,
+    )
+    .join('');
+  const body =
+    summary === null
+      ? `<p style="margin:0 0 16px;font-size:15px;line-height:1.6;color:#374151">${escapeHtml(tooSmall)}</p>`
+      : `<div style="font-size:15px;line-height:1.6;color:#1f2937">${summary}</div>`;
+  const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(subject)}</title></head>
+<body style="margin:0;padding:0;background:#f3f4f6;font-family:${FONT}">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f3f4f6;padding:24px 12px"><tr><td align="center">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:600px;background:#ffffff;border-radius:12px;border:1px solid #e5e7eb">
+<tr><td style="padding:28px 28px 8px">
+<div style="font-size:13px;font-weight:600;letter-spacing:.04em;text-transform:uppercase;color:#4f46e5">Mbox meeting recap</div>
+<h1 style="margin:8px 0 12px;font-size:22px;line-height:1.3;color:#111827">${escapeHtml(title)}</h1>
+<table role="presentation" cellpadding="0" cellspacing="0">${factRows}</table>
+</td></tr>
+<tr><td style="padding:16px 28px 8px">${body}</td></tr>
+<tr><td style="padding:8px 28px 28px">
+<a href="${escapeHtml(input.meetingUrl)}" style="display:inline-block;background:#4f46e5;color:#ffffff;text-decoration:none;font-weight:600;font-size:15px;padding:10px 18px;border-radius:8px">Open the meeting in Mbox</a>
+</td></tr>
+</table>
+<p style="max-width:600px;margin:16px auto 0;font-size:12px;line-height:1.5;color:#6b7280">
+You receive this because recap e-mails are on in your Mbox settings.
+<a href="${escapeHtml(input.unsubscribeUrl)}" style="color:#6b7280">Unsubscribe</a> ·
+<a href="${escapeHtml(input.settingsUrl)}" style="color:#6b7280">E-mail settings</a>
+</p>
+</td></tr></table>
+</body></html>
+`;
+
+  const text = [
+    title,
+    '='.repeat(Math.min(title.length, 60)),
+    '',
+    ...facts.map(([label, value]) => `${label}: ${value}`),
+    '',
+    summary === null ? tooSmall : summaryToText(summary),
+    '',
+    `Open the meeting in Mbox: ${input.meetingUrl}`,
+    '',
+    '--',
+    'You receive this because recap e-mails are on in your Mbox settings.',
+    `Unsubscribe: ${input.unsubscribeUrl}`,
+    `E-mail settings: ${input.settingsUrl}`,
+    '',
+  ].join('\n');
+  return { subject, html, text };
+}

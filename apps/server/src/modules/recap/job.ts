@@ -1,0 +1,201 @@
+import { canSummarize, parseEmailList } from '@mbox/shared';
+import type { Config } from '../../config.js';
+import { loadDataKey, UNREADABLE_TEXT } from '../../crypto/encryption.js';
+import type { AppDeps } from '../../deps.js';
+import type { JobContext } from '../../jobs/jobs.js';
+import type { Prisma } from '../../generated/prisma/client.js';
+import { generateSummary } from '../summary/generation.js';
+import { toSummaryDto } from '../summary/service.js';
+import { composeRecap } from './compose.js';
+import { createMailer, MailError, toMailError, type Mailer } from './mailer.js';
+import { publicUrl } from './service.js';
+import { signUnsubscribeToken } from './unsubscribe-token.js';
+
+/** Statuses a job still has work for. */
+const OPEN_STATUSES = ['pending', 'sending'];
+
+/** Longest a send may hold the recap's row lock: connection, greeting and data timeouts of the SMTP transport, with room. */
+const SEND_TRANSACTION_MS = 60_000;
+
+const mailers = new WeakMap<Config, Mailer>();
+
+export function mailerFor(deps: AppDeps): Mailer {
+  let mailer = mailers.get(deps.config);
+  if (!mailer) {
+    mailer = createMailer(deps.config);
+    mailers.set(deps.config, mailer);
+  }
+  return mailer;
+}
+
+type CrashPoint = NonNullable<Config['MBOX_TEST_CRASH_AT']>;
+
+/**
+ * The crash test's kill -9 at a named point of a job's first attempt (NODE_ENV=test only): the retry
+ * after the restart runs through, so one server run can finish one recap and crash on the next.
+ */
+function crashPoint(deps: AppDeps, job: JobContext<'recap-send'>, point: CrashPoint): void {
+  if (deps.config.NODE_ENV !== 'test' || deps.config.MBOX_TEST_CRASH_AT !== point || job.retryCount > 0) return;
+  deps.log.warn({ point }, 'test crash point reached: killing the process');
+  process.kill(process.pid, 'SIGKILL');
+}
+
+/** Owner (or the redirect addresses instead), then the extra recipients; each address once. */
+export function recapRecipients(user: { email: string; redirectEmails: string; whiteEmailList: string[] }): string[] {
+  const redirect = parseEmailList(user.redirectEmails).valid;
+  const all = [...(redirect.length ? redirect : [user.email]), ...user.whiteEmailList];
+  const seen = new Set<string>();
+  return all.filter((address) => {
+    const key = address.trim().toLowerCase();
+    if (!key || seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+const userSelect = {
+  id: true,
+  email: true,
+  name: true,
+  avatarUrl: true,
+  isPremium: true,
+  premiumUntil: true,
+  timezone: true,
+  sendSummary: true,
+  sendNoSummary: true,
+  redirectEmails: true,
+  whiteEmailList: true,
+} as const satisfies Prisma.UserSelect;
+
+type RecapUser = Prisma.UserGetPayload<{ select: typeof userSelect }>;
+
+/** The stored default summary when it covers the whole meeting, else a new one (stored, as if asked for in the app). */
+async function defaultSummaryHtml(deps: AppDeps, user: RecapUser, meeting: { id: string; lastLineAt: Date | null }): Promise<string> {
+  const stored = await deps.db.summary.findUnique({
+    where: { meetingId_promptKey_customPrompt: { meetingId: meeting.id, promptKey: 'summary', customPrompt: '' } },
+  });
+  if (stored && (!meeting.lastLineAt || stored.updatedAt >= meeting.lastLineAt)) {
+    const key = stored.encrypted ? await loadDataKey(deps.db, deps.secrets.masterKey, user.id) : null;
+    const dto = toSummaryDto(stored, key);
+    if (dto && dto.text !== UNREADABLE_TEXT) return dto.text;
+  }
+  const summary = await generateSummary(deps, { ...user, via: 'session' }, { meetKey: meeting.id, promptKey: 'summary' });
+  return summary.text;
+}
+
+type Composition =
+  | { status: 'skipped'; kind: 'summary' | 'no-summary' }
+  | { status: 'sending'; kind: 'summary' | 'no-summary'; recipients: string[]; subject: string; html: string; text: string };
+
+async function composeFor(deps: AppDeps, recap: { meetingId: string; userId: string }): Promise<Composition> {
+  const user = await deps.db.user.findUniqueOrThrow({ where: { id: recap.userId }, select: userSelect });
+  // sendSummary is the master switch (the unsubscribe link turns it off): nothing at all when off.
+  if (!user.sendSummary) return { status: 'skipped', kind: 'summary' };
+  const meeting = await deps.db.meeting.findUniqueOrThrow({ where: { id: recap.meetingId } });
+  const speakers = await deps.db.message.findMany({ where: { meetingId: meeting.id }, select: { user: true } });
+  const summarisable = canSummarize(speakers);
+  if (!summarisable && !user.sendNoSummary) return { status: 'skipped', kind: 'no-summary' };
+  const summaryHtml = summarisable ? await defaultSummaryHtml(deps, user, meeting) : null;
+  const base = publicUrl(deps);
+  const token = await signUnsubscribeToken(deps.secrets, user.id);
+  const content = composeRecap({
+    meeting: { ...meeting, finishedAt: meeting.finishedAt ?? meeting.lastLineAt },
+    summaryHtml,
+    timeZone: user.timezone,
+    meetingUrl: `${base}/${encodeURIComponent(meeting.id)}`,
+    unsubscribeUrl: `${base}/unsubscribe?token=${encodeURIComponent(token)}`,
+    settingsUrl: `${base}/settings`,
+  });
+  return { status: 'sending', kind: summarisable ? 'summary' : 'no-summary', recipients: recapRecipients(user), ...content };
+}
+
+/**
+ * The recap job. Exactly-once argument (docs/recaps.md): the composed message is stored before it is
+ * sent, so a retry sends the same message with the same Message-ID; the send happens while holding
+ * the recap's row lock, and `sent` is recorded in the same transaction that completes the job. A
+ * crash before that commit rolls both back and the retry sends again under the same Message-ID.
+ */
+export async function runRecapJob(deps: AppDeps, job: JobContext<'recap-send'>): Promise<void> {
+  const { recapId } = job.data;
+  const recap = await deps.db.recap.findUnique({ where: { id: recapId }, include: { meeting: { select: { endedAt: true } } } });
+  // Gone with its meeting, already done, or the meeting reopened: its next end queues the recap again.
+  if (!recap || !OPEN_STATUSES.includes(recap.status) || !recap.meeting.endedAt) return;
+
+  crashPoint(deps, job, 'before-generate');
+  if (!recap.subject) {
+    const composition = await composeFor(deps, recap);
+    const stored = await deps.db.$transaction(async (tx) => {
+      const { count } = await tx.recap.updateMany({
+        where: { id: recapId, status: { in: OPEN_STATUSES }, subject: '' },
+        data: { ...composition, error: '' },
+      });
+      if (composition.status === 'skipped') await deps.jobs.complete(job.queue, job.id, tx);
+      return count;
+    });
+    if (!stored || composition.status === 'skipped') return;
+    crashPoint(deps, job, 'after-generate');
+  }
+  await deliver(deps, job);
+}
+
+async function deliver(deps: AppDeps, job: JobContext<'recap-send'>): Promise<void> {
+  const { recapId } = job.data;
+  const mailer = mailerFor(deps);
+  const retry = await deps.db.$transaction(
+    async (tx) => {
+      // The row lock makes a concurrent run of the same recap wait here, then find it sent.
+      await tx.$queryRaw`SELECT 1 FROM "Recap" WHERE id = ${recapId} FOR UPDATE`;
+      const recap = await tx.recap.findUnique({ where: { id: recapId } });
+      if (!recap || recap.status !== 'sending' || !recap.subject) {
+        await deps.jobs.complete(job.queue, job.id, tx);
+        return null;
+      }
+      const token = await signUnsubscribeToken(deps.secrets, recap.userId);
+      let rejected: string[];
+      try {
+        ({ rejected } = await mailer.send({
+          messageId: recap.messageId,
+          to: recap.recipients,
+          subject: recap.subject,
+          html: recap.html,
+          text: recap.text,
+          headers: {
+            // RFC 8058 one-click: mail programs POST to this URL; the link in the body opens a page.
+            'List-Unsubscribe': `<${publicUrl(deps)}/email/unsubscribe?token=${encodeURIComponent(token)}>`,
+            'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+            'Auto-Submitted': 'auto-generated',
+          },
+        }));
+      } catch (error) {
+        const failure = error instanceof MailError ? error : toMailError(error);
+        const final = failure.permanent || job.lastAttempt;
+        await tx.recap.update({
+          where: { id: recapId },
+          data: { attempts: { increment: 1 }, error: failure.message, ...(final ? { status: 'failed' } : {}) },
+        });
+        if (final) {
+          await deps.jobs.complete(job.queue, job.id, tx);
+          deps.log.warn({ recapId, error: failure.message }, 'recap e-mail failed for good');
+          return null;
+        }
+        return failure;
+      }
+      crashPoint(deps, job, 'after-smtp');
+      await tx.recap.update({
+        where: { id: recapId },
+        data: {
+          status: 'sent',
+          sentAt: new Date(),
+          attempts: { increment: 1 },
+          error: rejected.length ? `Not delivered to ${rejected.join(', ')}: refused by the mail server` : '',
+        },
+      });
+      await deps.jobs.complete(job.queue, job.id, tx);
+      deps.log.info({ recapId, transport: mailer.kind, recipients: recap.recipients.length }, 'recap e-mail sent');
+      return null;
+    },
+    { timeout: SEND_TRANSACTION_MS, maxWait: SEND_TRANSACTION_MS },
+  );
+  // Thrown after the commit that recorded the attempt: the queue retries with backoff.
+  if (retry) throw retry;
+}

@@ -1,0 +1,44 @@
+import type { AppDeps } from '../../deps.js';
+import type { Prisma } from '../../generated/prisma/client.js';
+import { queueRecap } from '../recap/service.js';
+import { enqueueWebhookEvent } from '../webhooks/events.js';
+import { webhookMeetingRef } from '../webhooks/service.js';
+
+interface EndingMeeting {
+  id: string;
+  userId: string;
+  title: string;
+  startedAt: Date;
+  users: string[];
+}
+
+/** Webhook `meeting.finished`, delivered through the queue; enqueued in the transaction that ends the meeting. */
+async function notifyMeetingFinished(deps: AppDeps, tx: Prisma.TransactionClient, meeting: EndingMeeting, endedAt: Date): Promise<void> {
+  await enqueueWebhookEvent(
+    deps,
+    meeting.userId,
+    'meeting.finished',
+    {
+      meeting: {
+        ...webhookMeetingRef(deps, meeting),
+        startedAt: meeting.startedAt.toISOString(),
+        endedAt: endedAt.toISOString(),
+        participants: meeting.users,
+      },
+    },
+    { tx },
+  );
+}
+
+/**
+ * Ends an open meeting (extension end call or idle sweep) inside `tx`: sets endedAt and, in the same
+ * transaction, queues its recap and the meeting.finished webhook. False when it had already ended.
+ */
+export async function markMeetingEnded(deps: AppDeps, tx: Prisma.TransactionClient, meeting: EndingMeeting): Promise<boolean> {
+  const endedAt = new Date();
+  const { count } = await tx.meeting.updateMany({ where: { id: meeting.id, endedAt: null }, data: { endedAt } });
+  if (!count) return false;
+  await queueRecap(deps, tx, meeting);
+  await notifyMeetingFinished(deps, tx, meeting, endedAt);
+  return true;
+}

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+
+/**
+ * pending: waiting for its job; sending: being generated or sent (retrying after a temporary failure,
+ * see `error`); sent; skipped: nothing to send under the user's settings; failed: refused for good.
+ */
+export const RECAP_STATUSES = ['pending', 'sending', 'sent', 'skipped', 'failed'] as const;
+export const recapStatusSchema = z.enum(RECAP_STATUSES);
+export type RecapStatus = z.infer<typeof recapStatusSchema>;
+
+/** summary: the meeting's summary; no-summary: the short note of a meeting too small to summarise. */
+export const recapKindSchema = z.enum(['summary', 'no-summary']);
+export type RecapKind = z.infer<typeof recapKindSchema>;
+
+/** Where recap e-mails go on this server: an SMTP server, or the outbox folder (no SMTP_URL). */
+export const recapTransportSchema = z.enum(['smtp', 'outbox']);
+
+/** One row of the Outbox view. Times are epoch milliseconds. */
+export const recapSchema = z.object({
+  id: z.string(),
+  meetingId: z.string(),
+  meetingTitle: z.string(),
+  status: recapStatusSchema,
+  kind: recapKindSchema,
+  recipients: z.array(z.string()),
+  subject: z.string(),
+  /** Last error (a temporary one while retrying, the final one when failed); '' when none. */
+  error: z.string(),
+  /** Why nothing was sent, for skipped recaps; '' otherwise. */
+  skippedReason: z.string(),
+  attempts: z.number().int(),
+  createdAt: z.number(),
+  sentAt: z.number().nullable(),
+});
+export type Recap = z.infer<typeof recapSchema>;
+
+export const recapListInputSchema = z.strictObject({
+  /** Rows before this recap id (the previous page's last `id`). */
+  cursor: z.string().trim().min(1).max(100).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+});
+
+export const recapListSchema = z.object({
+  recaps: z.array(recapSchema),
+  nextCursor: z.string().nullable(),
+  transport: recapTransportSchema,
+});
+
+export const recapIdInputSchema = z.strictObject({ recapId: z.string().trim().min(1).max(100) });
+
+export const recapDetailSchema = recapSchema.extend({
+  /** The e-mail's HTML as sent (sanitised summary inside a fixed template); show it sandboxed. */
+  html: z.string(),
+  text: z.string(),
+  messageId: z.string(),
+});
+export type RecapDetail = z.infer<typeof recapDetailSchema>;
+
+/** The signed token of an unsubscribe link. */
+export const unsubscribeInputSchema = z.strictObject({ token: z.string().trim().min(10).max(2000) });
+
+export const unsubscribeStateSchema = z.object({
+  /** The address the link was sent for, partly masked. */
+  email: z.string(),
+  sendSummary: z.boolean(),
+});
+export type UnsubscribeState = z.infer<typeof unsubscribeStateSchema>;
