@@ -13,6 +13,7 @@ import { MAX_REQUEST_URL_LENGTH, type ApiErrorBody } from '@mbox/shared';
 import { repoRoot } from './db/paths.js';
 import type { AppDeps } from './deps.js';
 import { registerWorkers } from './jobs/workers.js';
+import { registerStripeWebhook } from './modules/billing/webhook.js';
 import { registerOneClickUnsubscribe } from './modules/recap/one-click.js';
 import { docsPagePolicy, registerSecurityHeaders } from './security-headers.js';
 import { appRouter, type AppRouter } from './trpc/app-router.js';
@@ -163,6 +164,7 @@ export async function buildApp(deps: AppDeps, options: { webDist?: string | null
 
   const document = openApiDocument();
   app.get('/v1/openapi.json', async () => document);
+  await registerStripeWebhook(app, deps);
   await registerOneClickUnsubscribe(app, deps);
   // Browsable page at /docs; its assets ship inside @fastify/swagger-ui (works offline). Static mode
   // only hands the UI our document (also served at /docs/json), it does not describe Fastify's routes.

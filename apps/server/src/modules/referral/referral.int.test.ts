@@ -74,12 +74,16 @@ describe('referrals', () => {
     expect((await premiumOf('other-ref@example.com')).isPremium).toBe(false);
   });
 
-  it('extends a running premium period instead of replacing it', async () => {
+  it('extends running referral days instead of replacing them', async () => {
     const referrer = await app.signIn('ref2@example.com');
     const acceptor = await app.signIn('rich@example.com');
     const until = new Date(Date.now() + 100 * DAY);
-    await app.deps.db.user.update({ where: { email: 'rich@example.com' }, data: { isPremium: true, premiumUntil: until } });
-    await app.deps.db.user.update({ where: { email: 'ref2@example.com' }, data: { isPremium: true, premiumUntil: new Date(Date.now() - DAY) } });
+    const expired = new Date(Date.now() - DAY);
+    await app.deps.db.user.update({ where: { email: 'rich@example.com' }, data: { isPremium: true, premiumUntil: until, referralPremiumUntil: until } });
+    await app.deps.db.user.update({
+      where: { email: 'ref2@example.com' },
+      data: { isPremium: true, premiumUntil: expired, referralPremiumUntil: expired },
+    });
     expect((await accept(acceptor, await codeOf(referrer))).status).toBe(200);
     expect((await premiumOf('rich@example.com')).premiumUntil!.getTime()).toBe(until.getTime() + 30 * DAY);
     // An expired period restarts from now.

@@ -7,23 +7,21 @@ import {
   type ReferralAccept,
   type ReferralLink,
 } from '@mbox/shared';
+import { publicOrigin } from '../../config.js';
 import type { AppDeps } from '../../deps.js';
 import { Prisma } from '../../generated/prisma/client.js';
-
-/** Origin of the web app that referral links open. */
-function publicOrigin(deps: AppDeps): string {
-  return deps.config.PUBLIC_URL ?? `http://localhost:${deps.config.PORT}`;
-}
+import { refreshPremium } from '../billing/service.js';
 
 export async function getReferralLink(deps: AppDeps, userId: string): Promise<ReferralLink> {
   const { referralCode } = await deps.db.user.findUniqueOrThrow({ where: { id: userId }, select: { referralCode: true } });
-  return { link: referralLink(publicOrigin(deps), referralCode) };
+  return { link: referralLink(publicOrigin(deps.config), referralCode) };
 }
 
 /**
  * Accepts a referral code: the acceptor and the referrer each get REFERRAL_PREMIUM_DAYS of premium,
- * added to any running period. A user accepts at most one referral, never their own; accepting the
- * same code again changes nothing (the onboarding page may retry).
+ * added to their running referral days; premium runs to the later of those and any paid period. A
+ * user accepts at most one referral, never their own; accepting the same code again changes nothing
+ * (the onboarding page may retry).
  */
 export async function acceptReferral(deps: AppDeps, userId: string, code: string, now = new Date()): Promise<ReferralAccept> {
   const referrer = await deps.db.user.findUnique({ where: { referralCode: code }, select: { id: true } });
@@ -43,10 +41,12 @@ export async function acceptReferral(deps: AppDeps, userId: string, code: string
       }
       await tx.referral.create({ data: { referrerId: referrer.id, acceptorId: userId } });
       for (const id of ids) {
-        const { premiumUntil } = await tx.user.findUniqueOrThrow({ where: { id }, select: { premiumUntil: true } });
+        // Referral days are kept apart from paid periods: cancelling a paid plan must not take them away.
+        const { referralPremiumUntil } = await tx.user.findUniqueOrThrow({ where: { id }, select: { referralPremiumUntil: true } });
         const cap = id === referrer.id ? REFERRER_PREMIUM_MAX_AHEAD_DAYS : undefined;
-        const until = extendPremiumUntil(premiumUntil, now, REFERRAL_PREMIUM_DAYS, cap);
-        await tx.user.update({ where: { id }, data: { isPremium: true, premiumUntil: until } });
+        const until = extendPremiumUntil(referralPremiumUntil, now, REFERRAL_PREMIUM_DAYS, cap);
+        await tx.user.update({ where: { id }, data: { referralPremiumUntil: until } });
+        await refreshPremium(tx, id);
       }
       return { status: 'accepted' as const };
     });
