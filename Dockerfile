@@ -2,7 +2,7 @@
 FROM node:20-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production
-COPY package.json package-lock.json prisma.config.ts tsconfig.base.json ./
+COPY package.json package-lock.json prisma.config.ts tsconfig.base.json CHANGELOG.md ./
 COPY scripts ./scripts
 COPY prisma ./prisma
 COPY packages ./packages

@@ -10,7 +10,7 @@ describe('changelog', () => {
   });
   afterAll(() => app.close());
 
-  it('answers the versioned history from changelog.json', async () => {
+  it('answers the released versions of CHANGELOG.md', async () => {
     const token = await app.signIn();
     const response = await app.rest<ChangelogEntry[]>('GET', '/v1/changelog', { token });
     expect(response.status).toBe(200);
