@@ -38,6 +38,8 @@ export const recapListInputSchema = z.strictObject({
   /** Rows before this recap id (the previous page's last `id`). */
   cursor: z.string().trim().min(1).max(100).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(50),
+  /** Sent by tRPC's infinite queries; pages only go forward (older recaps). */
+  direction: z.enum(['forward', 'backward']).optional(),
 });
 
 export const recapListSchema = z.object({

@@ -36,6 +36,7 @@ export const routes: RouteObject[] = [
     children: [
       { element: <LoginOnly />, children: [{ path: '/login', ...page(() => import('./login')) }] },
       { path: '/uninstall', ...page(() => import('./uninstall')) },
+      { path: '/unsubscribe', ...page(() => import('./unsubscribe')) },
       { path: '/extension', ...page(() => import('../features/extension/extension-page')) },
       {
         path: '/public',
@@ -61,6 +62,7 @@ export const routes: RouteObject[] = [
               { path: '/tools/summarization', ...page(() => import('./tools-summarization')) },
               { path: '/tools/youtube', ...page(() => import('./tools-youtube')) },
               { path: '/changelog', ...page(() => import('./changelog')) },
+              { path: '/outbox', ...page(() => import('./outbox')) },
               { path: '/subscribe', ...page(() => import('./subscribe')) },
               { path: '/payment-succeeded', ...page(() => import('./payment-succeeded')) },
               { path: '/payment-failed', ...page(() => import('./payment-failed')) },

@@ -81,7 +81,11 @@ function shortDate(date: Date, timeZone: string): string {
 
 const FONT = "-apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif";
 
-/** The recap e-mail: the same facts in HTML (inline styles, one centred column) and plain text. */
+/**
+ * The recap e-mail: the same facts in HTML (inline styles, one centred column) and plain text. Table
+ * attributes (cellpadding, bgcolor, nowrap) keep it laid out where styles are dropped (some mail
+ * programs, and the app's Outbox preview, whose page policy blocks inline styles).
+ */
 export function composeRecap(input: RecapInput): ComposedRecap {
   const { meeting, summaryHtml, timeZone } = input;
   const title = meetingTitle(meeting);
@@ -106,7 +110,7 @@ export function composeRecap(input: RecapInput): ComposedRecap {
   const factRows = facts
     .map(
       ([label, value]) =>
-        `<tr><td style="padding:2px 12px 2px 0;color:#6b7280;font-size:14px;vertical-align:top;white-space:nowrap">${label}</td>` +
+        `<tr><td valign="top" nowrap style="padding:2px 12px 2px 0;color:#6b7280;font-size:14px;vertical-align:top;white-space:nowrap">${label}</td>` +
         `<td style="padding:2px 0;color:#111827;font-size:14px">${escapeHtml(value)}</td></tr>`,
     )
     .join('');
@@ -116,13 +120,13 @@ export function composeRecap(input: RecapInput): ComposedRecap {
       : `<div style="font-size:15px;line-height:1.6;color:#1f2937">${summary}</div>`;
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(subject)}</title></head>
-<body style="margin:0;padding:0;background:#f3f4f6;font-family:${FONT}">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f3f4f6;padding:24px 12px"><tr><td align="center">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:600px;background:#ffffff;border-radius:12px;border:1px solid #e5e7eb">
+<body bgcolor="#f3f4f6" style="margin:0;padding:0;background:#f3f4f6;font-family:${FONT}">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" bgcolor="#f3f4f6" style="background:#f3f4f6;padding:24px 12px"><tr><td align="center">
+<table role="presentation" width="100%" cellpadding="16" cellspacing="0" bgcolor="#ffffff" style="max-width:600px;background:#ffffff;border-radius:12px;border:1px solid #e5e7eb">
 <tr><td style="padding:28px 28px 8px">
 <div style="font-size:13px;font-weight:600;letter-spacing:.04em;text-transform:uppercase;color:#4f46e5">Mbox meeting recap</div>
 <h1 style="margin:8px 0 12px;font-size:22px;line-height:1.3;color:#111827">${escapeHtml(title)}</h1>
-<table role="presentation" cellpadding="0" cellspacing="0">${factRows}</table>
+<table role="presentation" cellpadding="3" cellspacing="0">${factRows}</table>
 </td></tr>
 <tr><td style="padding:16px 28px 8px">${body}</td></tr>
 <tr><td style="padding:8px 28px 28px">
