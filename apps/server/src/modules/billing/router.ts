@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { billingAccountSchema, cancelSubscriptionAnswerSchema, hostedPageAnswerSchema, subscribeInputSchema } from '@mbox/shared';
-import { authedProcedure, router } from '../../trpc/trpc.js';
+import { authedProcedure, premiumProcedure, router } from '../../trpc/trpc.js';
 import { billingAccount, cancelSubscription, openBillingPortal, subscribe } from './service.js';
 
 const tags = ['billing'];
@@ -21,8 +21,9 @@ export const billingRouter = router({
     .output(hostedPageAnswerSchema)
     .mutation(({ ctx, input }) => subscribe(ctx.deps, ctx.user.id, input.planID)),
 
-  // Not premium-gated although under /p/: a subscriber whose card is being retried may still cancel.
-  cancel: authedProcedure
+  // A premium call like every /v1/p/ path (spec §6): a paying subscriber is premium until the period
+  // ends, a past_due one too while Stripe retries the card.
+  cancel: premiumProcedure
     .meta({
       openapi: {
         method: 'DELETE',
