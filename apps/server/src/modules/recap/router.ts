@@ -25,13 +25,13 @@ export const recapRouter = router({
     .query(({ ctx, input }) => getRecap(ctx.deps, ctx.user.id, input.recapId)),
 
   unsubscribeState: publicProcedure
-    .meta({ openapi: { method: 'GET', path: '/unsubscribe', tags, summary: 'Public: whose recap e-mails an unsubscribe link turns off, and whether they are on' } })
+    .meta({ openapi: { method: 'GET', path: '/unsubscribe', tags, protect: false, summary: 'Public: whose recap e-mails an unsubscribe link turns off, and whether they are on' } })
     .input(unsubscribeInputSchema)
     .output(unsubscribeStateSchema)
     .query(({ ctx, input }) => unsubscribeState(ctx.deps, input.token)),
 
   unsubscribe: publicProcedure
-    .meta({ openapi: { method: 'POST', path: '/unsubscribe', tags, summary: "Public: turns recap e-mails off (sendSummary) with a recap's signed token" } })
+    .meta({ openapi: { method: 'POST', path: '/unsubscribe', tags, protect: false, summary: "Public: turns recap e-mails off (sendSummary) with a recap's signed token" } })
     .input(unsubscribeInputSchema)
     .output(unsubscribeStateSchema)
     .mutation(({ ctx, input }) => unsubscribe(ctx.deps, input.token)),
