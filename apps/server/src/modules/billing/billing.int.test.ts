@@ -5,6 +5,8 @@ import { startTestApp, type TestApp } from '../../test/app.js';
 import { makePremium } from '../../test/fixtures.js';
 import { startStripeServer, type StripeServer, type StripeSubscription } from '../../test/stripe-server.js';
 import { PAYMENTS_NOT_CONFIGURED, subscribe } from './service.js';
+import { Stripe } from './stripe.js';
+import { handleStripeEvent } from './webhook.js';
 
 const PUBLIC_URL = 'https://mbox.example';
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -216,6 +218,33 @@ describe('billing with Stripe', () => {
     expect((await stripe.deliver(newer)).body).toMatchObject({ outcome: 'processed' });
     expect((await stripe.deliver(older)).body).toMatchObject({ outcome: 'ignored' });
     expect(await app.deps.db.subscription.findUniqueOrThrow({ where: { externalId: subscription.id } })).toMatchObject({ cancelAtPeriodEnd: true });
+  });
+
+  it('answers 500 when Stripe cannot be asked, storing nothing, so Stripe delivers the event again', async () => {
+    const token = await app.signIn('retry@example.com');
+    const answer = await checkout(token, 'pro');
+    const sessionId = sessionIdOf(answer.body);
+    // The checkout's own events go astray (404), so only the one below reaches the app.
+    stripe.setWebhookUrl(`${app.url}/nowhere`);
+    const subscription = await stripe.completeCheckout(sessionId);
+    stripe.setWebhookUrl(`${app.url}/v1/stripe/webhook`);
+    const completed = stripe.event('checkout.session.completed', { ...stripe.sessions.get(sessionId)!, subscription: subscription.id });
+
+    const down = new Stripe(stripe.secretKey, { host: '127.0.0.1', port: await closedPort(), protocol: 'http', maxNetworkRetries: 0 });
+    await expect(handleStripeEvent(app.deps, down, completed)).rejects.toThrow();
+    expect(await app.deps.db.stripeEvent.count({ where: { id: completed.id } })).toBe(0);
+    expect((await userOf('retry@example.com')).isPremium).toBe(false);
+
+    expect((await stripe.deliver(completed)).body).toEqual({ received: true, outcome: 'processed' });
+    expect((await userOf('retry@example.com')).premiumUntil).toEqual(periodEndOf(subscription));
+  });
+
+  it('stores and ignores events about subscriptions Stripe does not know or objects it does not handle', async () => {
+    const unknown = stripe.event('invoice.paid', { id: 'in_x', object: 'invoice', parent: { subscription_details: { subscription: 'sub_gone' } } });
+    expect((await stripe.deliver(unknown)).body).toEqual({ received: true, outcome: 'ignored' });
+    const other = stripe.event('customer.created', { id: 'cus_x', object: 'customer' });
+    expect((await stripe.deliver(other)).body).toEqual({ received: true, outcome: 'ignored' });
+    expect(await app.deps.db.stripeEvent.count({ where: { id: { in: [unknown.id, other.id] } } })).toBe(2);
   });
 
   it('cancels at the period end: premium stays until then, then Basic', async () => {

@@ -70,6 +70,16 @@ export async function registerStripeWebhook(
   });
 }
 
+/** A subscription Stripe does not know (deleted test data, another account's id): nothing to apply. */
+async function retrieveSubscription(stripe: Stripe, id: string): Promise<unknown> {
+  try {
+    return await stripe.subscriptions.retrieve(id);
+  } catch (error) {
+    if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) return null;
+    throw error;
+  }
+}
+
 /** The subscription an event is about, as Stripe has it, and who the event names as its user. */
 async function subscriptionOfEvent(
   stripe: Stripe,
@@ -80,8 +90,8 @@ async function subscriptionOfEvent(
     case 'checkout.session.completed': {
       const session = checkoutSessionFields(object);
       if (!session.subscriptionId) return null;
-      const subscription = await stripe.subscriptions.retrieve(session.subscriptionId);
-      return { snapshot: subscriptionSnapshot(subscription), userHint: session.userId };
+      const subscription = await retrieveSubscription(stripe, session.subscriptionId);
+      return subscription ? { snapshot: subscriptionSnapshot(subscription), userHint: session.userId } : null;
     }
     case 'customer.subscription.created':
     case 'customer.subscription.updated':
@@ -92,8 +102,8 @@ async function subscriptionOfEvent(
     case 'invoice.payment_failed': {
       const subscriptionId = invoiceSubscriptionId(object);
       if (!subscriptionId) return null;
-      const subscription = await stripe.subscriptions.retrieve(subscriptionId);
-      return { snapshot: subscriptionSnapshot(subscription), userHint: null };
+      const subscription = await retrieveSubscription(stripe, subscriptionId);
+      return subscription ? { snapshot: subscriptionSnapshot(subscription), userHint: null } : null;
     }
     default:
       return null;
