@@ -231,7 +231,10 @@ describe('billing with Stripe', () => {
     const completed = stripe.event('checkout.session.completed', { ...stripe.sessions.get(sessionId)!, subscription: subscription.id });
 
     const down = new Stripe(stripe.secretKey, { host: '127.0.0.1', port: await closedPort(), protocol: 'http', maxNetworkRetries: 0 });
-    await expect(handleStripeEvent(app.deps, down, completed)).rejects.toThrow();
+    const payload = JSON.stringify(completed);
+    const header = Stripe.webhooks.generateTestHeaderString({ payload, secret: stripe.webhookSecret });
+    const verified = Stripe.webhooks.constructEvent(payload, header, stripe.webhookSecret);
+    await expect(handleStripeEvent(app.deps, down, verified)).rejects.toThrow();
     expect(await app.deps.db.stripeEvent.count({ where: { id: completed.id } })).toBe(0);
     expect((await userOf('retry@example.com')).isPremium).toBe(false);
 
