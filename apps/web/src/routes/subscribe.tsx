@@ -1,6 +1,4 @@
-import { Page } from './page';
+import { SubscribePage } from '../features/plans/subscribe-page';
 
 /** /subscribe (spec §2): plan choice. */
-export default function SubscribePage() {
-  return <Page title="Choose Your Plan" />;
-}
+export default SubscribePage;
