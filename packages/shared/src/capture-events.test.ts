@@ -20,7 +20,7 @@ describe('captureGapText', () => {
 
 describe('captureEventSchema', () => {
   it('refuses an end before the start, naming the field', () => {
-    const result = captureEventSchema.safeParse({ eventId: 'g1', kind: 'captions-off', startedAt: 2000, endedAt: 1000 });
+    const result = captureEventSchema.safeParse({ eventId: 'g1', kind: 'captions-off', startedAt: Date.UTC(2026, 0, 1, 10), endedAt: Date.UTC(2026, 0, 1, 9) });
     expect(result.success).toBe(false);
     expect(result.error?.issues[0]?.path).toEqual(['endedAt']);
   });
