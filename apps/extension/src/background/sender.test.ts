@@ -5,10 +5,13 @@ import type { Account } from '../messages.js';
 import { Outbox, type IngestMeeting } from './outbox.js';
 import { BACKOFF_BASE_MS, BATCH_SIZE, Sender, backoffDelay } from './sender.js';
 
-const meeting: IngestMeeting = { sessionId: 's1', meetCode: 'abc-defg-hij', title: 'Sync', startedAt: 1_000 };
+// Times inside the window the server accepts (year 2000 to tomorrow).
+const T0 = Date.UTC(2026, 0, 1);
+
+const meeting: IngestMeeting = { sessionId: 's1', meetCode: 'abc-defg-hij', title: 'Sync', startedAt: T0 + 1_000 };
 
 function line(captionId: string, revision: number, text = `text ${captionId} r${revision}`): TranscriptLine {
-  return { captionId, revision, speaker: 'Alice', text, spokenAt: 2_000, final: false };
+  return { captionId, revision, speaker: 'Alice', text, spokenAt: T0 + 2_000, final: false };
 }
 
 interface Call {
@@ -80,7 +83,7 @@ describe('Outbox', () => {
 
   it('merges meeting facts and keeps the first start time', async () => {
     await outbox.putLines(meeting, [line('c1', 0)], 7, now);
-    await outbox.touchSession({ ...meeting, startedAt: 5_000, participants: ['Alice', 'Bob'] }, 7, now + 1);
+    await outbox.touchSession({ ...meeting, startedAt: T0 + 5_000, participants: ['Alice', 'Bob'] }, 7, now + 1);
     const session = await outbox.session('s1');
     expect(session?.meeting).toEqual({ ...meeting, participants: ['Alice', 'Bob'] });
     expect(session?.lastSeenAt).toBe(now + 1);
@@ -130,14 +133,14 @@ describe('Sender', () => {
   it('sends in batches and sends the end only after the last line', async () => {
     const lines = Array.from({ length: BATCH_SIZE + 5 }, (_, i) => line(`c${i}`, 0));
     await outbox.putLines(meeting, lines, 7, now);
-    await outbox.markEnded('s1', 50_000);
+    await outbox.markEnded('s1', T0 + 50_000);
     await makeSender().flush();
     expect(calls.map((c) => [c.url.replace('http://127.0.0.1:4000', ''), c.body.lines?.length ?? c.body.finishedAt])).toEqual([
       ['/v1/transcript/lines', BATCH_SIZE],
       ['/v1/transcript/lines', 5],
-      ['/v1/transcript/end', 50_000],
+      ['/v1/transcript/end', T0 + 50_000],
     ]);
-    expect(calls[2]?.body).toEqual({ sessionId: 's1', finishedAt: 50_000 });
+    expect(calls[2]?.body).toEqual({ sessionId: 's1', finishedAt: T0 + 50_000 });
     expect(await outbox.sessions()).toEqual([]);
   });
 
@@ -239,10 +242,10 @@ describe('Sender', () => {
 
   it('sends gaps after the lines and before the end, a closed report replacing the open one', async () => {
     await outbox.putLines(meeting, [line('c1', 0)], 7, now);
-    await outbox.putEvents(meeting, [{ eventId: 'g1', kind: 'captions-off', startedAt: 3_000 }], 7, now);
-    await outbox.putEvents(meeting, [{ eventId: 'g1', kind: 'captions-off', startedAt: 3_000, endedAt: 9_000 }], 7, now);
+    await outbox.putEvents(meeting, [{ eventId: 'g1', kind: 'captions-off', startedAt: T0 + 3_000 }], 7, now);
+    await outbox.putEvents(meeting, [{ eventId: 'g1', kind: 'captions-off', startedAt: T0 + 3_000, endedAt: T0 + 9_000 }], 7, now);
     // A late open report never reopens a closed gap.
-    await outbox.putEvents(meeting, [{ eventId: 'g1', kind: 'captions-off', startedAt: 3_000 }], 7, now);
+    await outbox.putEvents(meeting, [{ eventId: 'g1', kind: 'captions-off', startedAt: T0 + 3_000 }], 7, now);
     await outbox.markEnded('s1', 20_000);
     expect(await makeSender().flush()).toEqual({ status: 'done' });
     expect(calls.map((c) => c.url.replace('http://127.0.0.1:4000', ''))).toEqual([
@@ -251,15 +254,15 @@ describe('Sender', () => {
       '/v1/transcript/end',
     ]);
     expect(calls[1]?.body).toEqual({
-      meeting: { sessionId: 's1', meetCode: 'abc-defg-hij', title: 'Sync', startedAt: 1_000 },
-      events: [{ eventId: 'g1', kind: 'captions-off', startedAt: 3_000, endedAt: 9_000 }],
+      meeting: { sessionId: 's1', meetCode: 'abc-defg-hij', title: 'Sync', startedAt: T0 + 1_000 },
+      events: [{ eventId: 'g1', kind: 'captions-off', startedAt: T0 + 3_000, endedAt: T0 + 9_000 }],
     });
     expect(await outbox.countEvents()).toBe(0);
     expect(await outbox.lastSentAt()).toBe(now);
   });
 
   it('keeps gaps through an outage and sends them once the server is back', async () => {
-    await outbox.putEvents(meeting, [{ eventId: 'g1', kind: 'region-missing', startedAt: 3_000 }], 7, now);
+    await outbox.putEvents(meeting, [{ eventId: 'g1', kind: 'region-missing', startedAt: T0 + 3_000 }], 7, now);
     respond = () => json(503, { message: 'down' });
     expect((await makeSender().flush()).status).toBe('retry');
     expect(await outbox.countEvents()).toBe(1);
