@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAILY_LIMIT_REACHED, SUMMARIZER_DAILY_LIMIT, type SummarizeResult, type SummarizeStreamEvent } from '@mbox/shared';
 import { buildApp } from '../../app.js';
+import { Jobs } from '../../jobs/jobs.js';
 import { startTestApp, type TestApp } from '../../test/app.js';
 import { makePremium } from '../../test/fixtures.js';
 import { startOpenAiTestServer, type OpenAiTestServer } from '../../test/openai-server.js';
@@ -108,7 +109,9 @@ describe('summarizer daily limits and streaming (offline engine)', () => {
 
   it('keeps counting across a server restart: the count lives in the database', async () => {
     // A second server on the same database: nothing in the first one's memory carries over.
-    const restarted = await buildApp(app.deps, { webDist: null });
+    // (Its own job runner, as a second process would have: workers register once per runner.)
+    const jobs = new Jobs(app.deps.config, app.deps.database, app.db.url, app.deps.log);
+    const restarted = await buildApp({ ...app.deps, jobs }, { webDist: null });
     await restarted.listen({ port: 0, host: '127.0.0.1' });
     try {
       const address = restarted.server.address();
