@@ -15,7 +15,13 @@ export function SubscribePlans() {
   return (
     <div className="flex flex-col gap-4">
       {checkout.error && (
-        <div role="alert" className="alert alert-error" data-testid="subscribe-error">
+        <div
+          role="alert"
+          className="alert alert-error"
+          data-testid="subscribe-error"
+          // On a phone the clicked card is far below: bring the answer into view.
+          ref={(node) => node?.scrollIntoView({ block: 'nearest', behavior: 'smooth' })}
+        >
           {checkout.error}
         </div>
       )}
