@@ -26,3 +26,5 @@ afterEach(() => {
   // Toasts live in a module-level store: one test's error must not show in the next.
   toast.clear();
 });
+// jsdom does not lay out, so it has no scrollIntoView.
+Element.prototype.scrollIntoView ??= function scrollIntoView() {};
