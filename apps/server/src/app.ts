@@ -87,7 +87,7 @@ export async function buildApp(deps: AppDeps, options: { webDist?: string | null
     genReqId: () => randomUUID(),
     // A batched tRPC GET names every procedure in one path segment (/trpc/a,b,c); the client keeps URLs
     // under MAX_REQUEST_URL_LENGTH, Fastify's default of 100 characters answered longer batches 414.
-    maxParamLength: MAX_REQUEST_URL_LENGTH,
+    routerOptions: { maxParamLength: MAX_REQUEST_URL_LENGTH },
   });
 
   // Clients send `Content-Type: application/json` on every call, also on GET and DELETE with no body.
