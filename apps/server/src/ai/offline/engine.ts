@@ -1,5 +1,6 @@
-import Sentiment from 'sentiment';
+import type Sentiment from 'sentiment';
 import { PROMPTS, type PromptKey, type SummarySettings } from '@mbox/shared';
+import { lazyRequire } from '../../lazy-require.js';
 import { lengthBudget, type LengthBudget } from '../length.js';
 import type { TranscriptTurn } from '../types.js';
 import { analyse, isInformative, type Analysis } from './analysis.js';
@@ -17,6 +18,9 @@ import {
 } from './cues.js';
 import { centroid, cosine, keyPhrases, normalise, segmentTopics, selectDiverse, type RankedSentence } from './rank.js';
 import { contentTerms, escapeHtml, joinNames, wordCount, type Sentence } from './text.js';
+
+/** The AFINN word list behind the sentiment reading loads with the first summary, not at start-up. */
+const sentiment = lazyRequire<typeof Sentiment>('sentiment');
 
 export interface OfflineRequest {
   transcript: readonly TranscriptTurn[];
@@ -318,7 +322,7 @@ function label(perHundred: number, positives: number, negatives: number): string
 }
 
 function sentimentReading(a: Analysis): string {
-  const analyser = new Sentiment();
+  const analyser = new (sentiment())();
   const perSpeaker = new Map<string, { score: number; words: number; pos: number; neg: number; best?: [number, Sentence]; worst?: [number, Sentence] }>();
   let total = { score: 0, words: 0, pos: 0, neg: 0 };
   const scored: { s: Sentence; score: number }[] = [];

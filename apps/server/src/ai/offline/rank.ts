@@ -48,40 +48,54 @@ export function centroid(vectors: readonly SparseVector[]): SparseVector {
   return c;
 }
 
-/** TextRank: PageRank over the sentence similarity graph (weighted, damping 0.85). */
+/**
+ * TextRank: PageRank over the sentence similarity graph (weighted, damping 0.85). It compares every
+ * pair, so callers bound `vectors` (analysis.ts, GRAPH_LIMIT); the weights live in one typed n×n
+ * array (n = 1,500: 9 MB) instead of an edge object per similar pair, which near-identical lines
+ * (every pair similar) made n² objects.
+ */
 export function textRank(vectors: readonly SparseVector[], iterations = 40, damping = 0.85): number[] {
   const n = vectors.length;
   if (n === 0) return [];
-  const edges: { to: number; w: number }[][] = Array.from({ length: n }, () => []);
-  const outWeight = new Array<number>(n).fill(0);
+  const weight = new Float32Array(n * n);
+  const outWeight = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     for (let j = i + 1; j < n; j++) {
       const w = cosine(vectors[i]!, vectors[j]!);
       if (w > 0.05) {
-        edges[i]!.push({ to: j, w });
-        edges[j]!.push({ to: i, w });
+        weight[i * n + j] = w;
+        weight[j * n + i] = w;
         outWeight[i]! += w;
         outWeight[j]! += w;
       }
     }
   }
-  let rank = new Array<number>(n).fill(1 / n);
+  let rank = new Float64Array(n).fill(1 / n);
+  const share = new Float64Array(n);
   for (let it = 0; it < iterations; it++) {
-    const next = new Array<number>(n).fill((1 - damping) / n);
-    for (let i = 0; i < n; i++) {
-      if (outWeight[i] === 0) continue;
-      const share = (damping * rank[i]!) / outWeight[i]!;
-      for (const e of edges[i]!) next[e.to]! += share * e.w;
+    for (let i = 0; i < n; i++) share[i] = outWeight[i]! > 0 ? (damping * rank[i]!) / outWeight[i]! : 0;
+    const next = new Float64Array(n).fill((1 - damping) / n);
+    // The matrix is symmetric: row `to` holds the weights of the edges into `to`.
+    for (let to = 0; to < n; to++) {
+      const row = to * n;
+      let sum = 0;
+      for (let from = 0; from < n; from++) sum += share[from]! * weight[row + from]!;
+      next[to]! += sum;
     }
     rank = next;
   }
-  return rank;
+  return Array.from(rank);
 }
 
 /** Scales scores to 0..1. */
 export function normalise(scores: readonly number[]): number[] {
-  const max = Math.max(...scores, 0);
-  const min = Math.min(...scores, 0);
+  // A loop, not Math.max(...scores): spreading tens of thousands of arguments overflows the stack.
+  let max = 0;
+  let min = 0;
+  for (const s of scores) {
+    if (s > max) max = s;
+    if (s < min) min = s;
+  }
   const span = max - min || 1;
   return scores.map((s) => (s - min) / span);
 }
@@ -127,6 +141,9 @@ export function selectDiverse(
   return chosen;
 }
 
+/** Term frequencies of spans already counted as "elsewhere", kept while the span lives. */
+const spanFrequencies = new WeakMap<readonly Sentence[], Map<string, number>>();
+
 /**
  * Key phrases of a span of sentences against the rest: stemmed unigrams and bigrams weighted by
  * frequency in the span and rarity elsewhere, shown in their most frequent surface form.
@@ -164,7 +181,15 @@ export function keyPhrases(
     return freq;
   };
   const here = count(span, true);
-  const elsewhere = otherSpans.map((o) => count(o, false));
+  const elsewhere = otherSpans.map((o) => {
+    // Sections are compared with every other section: each is counted once, not once per section.
+    let freq = spanFrequencies.get(o);
+    if (!freq) {
+      freq = count(o, false);
+      spanFrequencies.set(o, freq);
+    }
+    return freq;
+  });
   const docs = elsewhere.length + 1;
   const scored: { key: string; score: number }[] = [];
   for (const [key, n] of here) {
@@ -205,13 +230,20 @@ export function segmentTopics(sentences: readonly Sentence[], vectors: readonly 
     gaps.push({ index: i, sim: cosine(left, right) });
   }
   if (gaps.length === 0) return [sentences.map((s) => s.id)];
-  const depth = gaps.map((g, k) => {
-    let lp = g.sim;
-    for (let j = k - 1; j >= 0 && gaps[j]!.sim >= lp; j--) lp = gaps[j]!.sim;
-    let rp = g.sim;
-    for (let j = k + 1; j < gaps.length && gaps[j]!.sim >= rp; j++) rp = gaps[j]!.sim;
-    return { index: g.index, depth: lp - g.sim + (rp - g.sim) };
-  });
+  // Depth of each valley: the peaks reached climbing left and right while similarity does not fall.
+  // A climb from gap k that steps onto k − 1 continues exactly as the climb from k − 1 does, so one
+  // pass each way finds every peak (a walk per gap is quadratic on long flat stretches).
+  const leftPeak = new Float64Array(gaps.length);
+  for (let k = 0; k < gaps.length; k++) {
+    const sim = gaps[k]!.sim;
+    leftPeak[k] = k > 0 && gaps[k - 1]!.sim >= sim ? leftPeak[k - 1]! : sim;
+  }
+  const rightPeak = new Float64Array(gaps.length);
+  for (let k = gaps.length - 1; k >= 0; k--) {
+    const sim = gaps[k]!.sim;
+    rightPeak[k] = k < gaps.length - 1 && gaps[k + 1]!.sim >= sim ? rightPeak[k + 1]! : sim;
+  }
+  const depth = gaps.map((g, k) => ({ index: g.index, depth: leftPeak[k]! - g.sim + (rightPeak[k]! - g.sim) }));
   const minSize = Math.max(6, Math.floor(n / (wanted * 2.5)));
   const cuts: number[] = [];
   for (const d of [...depth].sort((a, b) => b.depth - a.depth)) {

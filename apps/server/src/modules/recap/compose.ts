@@ -1,5 +1,10 @@
-import sanitizeHtml from 'sanitize-html';
+import type SanitizeHtml from 'sanitize-html';
+import type { IOptions } from 'sanitize-html';
 import { formatMeetingDuration, isValidTimeZone, MIN_SUMMARY_MESSAGES, MIN_SUMMARY_SPEAKERS, uniqueParticipants } from '@mbox/shared';
+import { lazyRequire } from '../../lazy-require.js';
+
+/** sanitize-html loads with the first recap composed, not at start-up. */
+const sanitizeHtml = lazyRequire<typeof SanitizeHtml>('sanitize-html');
 
 export interface RecapMeeting {
   id: string;
@@ -15,11 +20,15 @@ export interface RecapInput {
   meeting: RecapMeeting;
   /** The meeting's summary (HTML from the summary engine); null for the "no summary" note. */
   summaryHtml: string | null;
+  /** Why there is no summary: the meeting was too small to summarise, or generating it failed. */
+  noSummaryReason?: NoSummaryReason;
   timeZone: string;
   meetingUrl: string;
   unsubscribeUrl: string;
   settingsUrl: string;
 }
+
+export type NoSummaryReason = 'too-small' | 'failed';
 
 export interface ComposedRecap {
   subject: string;
@@ -28,7 +37,7 @@ export interface ComposedRecap {
 }
 
 /** What a summary may keep in an e-mail: structure and emphasis, links to the web only. */
-const SUMMARY_POLICY: sanitizeHtml.IOptions = {
+const SUMMARY_POLICY: IOptions = {
   allowedTags: ['p', 'br', 'ul', 'ol', 'li', 'strong', 'b', 'em', 'i', 'h2', 'h3', 'h4', 'blockquote', 'code', 'a'],
   allowedAttributes: { a: ['href'] },
   allowedSchemes: ['http', 'https', 'mailto'],
@@ -36,7 +45,7 @@ const SUMMARY_POLICY: sanitizeHtml.IOptions = {
 };
 
 export function sanitizeSummaryHtml(html: string): string {
-  return sanitizeHtml(html, SUMMARY_POLICY);
+  return sanitizeHtml()(html, SUMMARY_POLICY);
 }
 
 function escapeHtml(text: string): string {
@@ -49,7 +58,7 @@ export function summaryToText(html: string): string {
     .replace(/<li[^>]*>/gi, '\n- ')
     .replace(/<br\s*\/?>/gi, '\n')
     .replace(/<\/(p|h2|h3|h4|ul|ol|blockquote)>/gi, '\n\n');
-  const text = sanitizeHtml(marked, { allowedTags: [], allowedAttributes: {} });
+  const text = sanitizeHtml()(marked, { allowedTags: [], allowedAttributes: {} });
   const decoded = text.replace(/&(amp|lt|gt|quot|#39);/g, (_m, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[e]!);
   return decoded
     .split('\n')
@@ -97,9 +106,11 @@ export function composeRecap(input: RecapInput): ComposedRecap {
     summary === null
       ? `No summary for "${title}" (${shortDate(meeting.startedAt, timeZone)})`
       : `Recap: ${title} (${shortDate(meeting.startedAt, timeZone)})`;
-  const tooSmall =
-    `This meeting was too short to summarise: a summary needs at least ${MIN_SUMMARY_MESSAGES} lines ` +
-    `from ${MIN_SUMMARY_SPEAKERS} different people. Its transcript is still in Mbox.`;
+  const noSummary =
+    input.noSummaryReason === 'failed'
+      ? 'The summary of this meeting could not be generated. Its transcript is in Mbox, where you can ask for a summary again.'
+      : `This meeting was too short to summarise: a summary needs at least ${MIN_SUMMARY_MESSAGES} lines ` +
+        `from ${MIN_SUMMARY_SPEAKERS} different people. Its transcript is still in Mbox.`;
 
   const facts: [string, string][] = [
     ['When', when],
@@ -116,7 +127,7 @@ export function composeRecap(input: RecapInput): ComposedRecap {
     .join('');
   const body =
     summary === null
-      ? `<p style="margin:0 0 16px;font-size:15px;line-height:1.6;color:#374151">${escapeHtml(tooSmall)}</p>`
+      ? `<p style="margin:0 0 16px;font-size:15px;line-height:1.6;color:#374151">${escapeHtml(noSummary)}</p>`
       : `<div style="font-size:15px;line-height:1.6;color:#1f2937">${summary}</div>`;
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(subject)}</title></head>
@@ -148,7 +159,7 @@ You receive this because recap e-mails are on in your Mbox settings.
     '',
     ...facts.map(([label, value]) => `${label}: ${value}`),
     '',
-    summary === null ? tooSmall : summaryToText(summary),
+    summary === null ? noSummary : summaryToText(summary),
     '',
     `Open the meeting in Mbox: ${input.meetingUrl}`,
     '',

@@ -6,7 +6,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../db/paths.js';
 import { createTestDatabase, type TestDatabase } from '../../test/database.js';
+import { startOpenAiTestServer, type OpenAiTestServer } from '../../test/openai-server.js';
 import { startSmtpServer, type TestSmtpServer } from '../../test/smtp-server.js';
+import { SUMMARY_ATTEMPTS } from './job.js';
 
 /**
  * Exactly once across kill -9: the real server runs as a process (as `npm start` does), the recap
@@ -176,5 +178,100 @@ describe.each([
     expect(results['after-smtp'].raw).toBe(2);
     // One recap per meeting end, each sent once in the database's record.
     console.info(`crash test (${embedded ? 'PGlite' : 'PostgreSQL'}):`, JSON.stringify(results));
+  });
+});
+
+/**
+ * A summary that kills the server (out of memory, as the offline engine once did on a 10,000-line
+ * meeting) must not crash-loop it through every retry of the recap job. Here every summary request
+ * reaches an LLM that never answers, and the test SIGKILLs the server each time one arrives: after
+ * SUMMARY_ATTEMPTS deaths the next run sends the recap without a summary and the server stays up.
+ */
+describe('recap of a summary that keeps killing the server (PGlite)', () => {
+  let smtp: TestSmtpServer;
+  let llm: OpenAiTestServer;
+  let dataDir = '';
+  let server: Running | undefined;
+
+  beforeAll(async () => {
+    smtp = await startSmtpServer();
+    llm = await startOpenAiTestServer();
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'mbox-crash-loop-'));
+  });
+  afterAll(async () => {
+    if (server && server.child.exitCode === null && server.child.signalCode === null) {
+      server.child.kill('SIGTERM');
+      await server.exited;
+    }
+    await llm?.close();
+    await smtp?.close();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it(`dies ${SUMMARY_ATTEMPTS} times while summarising, then sends the "no summary" note and keeps serving`, { timeout: 300_000 }, async () => {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'info',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      SMTP_URL: smtp.url,
+      OPENAI_API_KEY: 'test-key',
+      OPENAI_BASE_URL: llm.url,
+      LLM_MAX_RETRIES: '0',
+      LLM_TIMEOUT_MS: '600000',
+      JOB_POLL_SECONDS: '0.5',
+      JOB_EXPIRE_SECONDS: '3',
+      JOB_MAINTENANCE_SECONDS: '1',
+      RECAP_RETRY_DELAY_SECONDS: '1',
+    };
+    delete env.DATABASE_URL;
+    // Every summary request stalls: the server is killed while it waits.
+    llm.enqueue(...Array.from({ length: SUMMARY_ATTEMPTS + 3 }, () => ({ delayMs: 600_000 })));
+    const call = async <T>(method: string, route: string, token: string | null, body?: unknown): Promise<T> => {
+      const response = await fetch(`${base}${route}`, {
+        method,
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await response.text();
+      if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${text}`);
+      return JSON.parse(text) as T;
+    };
+
+    server = await startServer(env);
+    const email = 'crash-loop@example.com';
+    const { token } = await call<{ token: string }>('POST', '/v1/auth/login', null, { email });
+    await call('PUT', '/v1/user-settings', token, { sendNoSummary: true });
+    const startedAt = Date.UTC(2026, 10, 21, 10);
+    const { meetingKey } = await call<{ meetingKey: string }>('POST', '/v1/transcript/lines', token, {
+      meeting: { sessionId: 'crash-loop', meetCode: 'abc-defg-hij', startedAt, title: 'Release crash loop' },
+      lines: TALK.map(([speaker, text], i) => ({ captionId: `c${i}`, revision: 0, speaker, text, spokenAt: startedAt + i * 1000, final: true })),
+    });
+    await call('POST', '/v1/transcript/end', token, { sessionId: 'crash-loop', finishedAt: startedAt + 20 * 60_000 });
+
+    for (let death = 1; death <= SUMMARY_ATTEMPTS; death++) {
+      await expect.poll(() => llm.requests.length, { timeout: 60_000, interval: 100 }).toBe(death);
+      server.child.kill('SIGKILL');
+      expect(await server.exited).toBe('SIGKILL');
+      server = await startServer(env);
+    }
+    const recapOf = async () =>
+      (await call<{ recaps: { meetingId: string; status: string; kind: string }[] }>('GET', '/v1/recaps', token)).recaps.find(
+        (r) => r.meetingId === meetingKey,
+      );
+    await expect.poll(async () => (await recapOf())?.status, { timeout: 60_000, interval: 250 }).toBe('sent');
+    expect((await recapOf())?.kind).toBe('no-summary');
+    // The last run did not ask for the summary again, and it is still up.
+    expect(llm.requests).toHaveLength(SUMMARY_ATTEMPTS);
+    expect(server.child.exitCode).toBeNull();
+    const mails = smtp.received.filter((m) => m.recipients.includes(email));
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.parsed.text).toContain('The summary of this meeting could not be generated.');
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
   });
 });

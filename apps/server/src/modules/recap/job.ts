@@ -1,4 +1,6 @@
+import { TRPCError } from '@trpc/server';
 import { canSummarize, parseEmailList } from '@mbox/shared';
+import { LlmRequestError } from '../../ai/index.js';
 import type { Config } from '../../config.js';
 import { loadDataKey, UNREADABLE_TEXT } from '../../crypto/encryption.js';
 import type { AppDeps } from '../../deps.js';
@@ -6,7 +8,7 @@ import type { JobContext } from '../../jobs/jobs.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { generateSummary } from '../summary/generation.js';
 import { toSummaryDto } from '../summary/service.js';
-import { composeRecap } from './compose.js';
+import { composeRecap, type NoSummaryReason } from './compose.js';
 import { createMailer, MailError, toMailError, type Mailer } from './mailer.js';
 import { publicUrl } from './service.js';
 import { signUnsubscribeToken } from './unsubscribe-token.js';
@@ -69,8 +71,16 @@ const userSelect = {
 
 type RecapUser = Prisma.UserGetPayload<{ select: typeof userSelect }>;
 
-/** The stored default summary when it covers the whole meeting, else a new one (stored, as if asked for in the app). */
-async function defaultSummaryHtml(deps: AppDeps, user: RecapUser, meeting: { id: string; lastLineAt: Date | null }): Promise<string> {
+/**
+ * The stored default summary when it covers the whole meeting, else a new one (stored, as if asked
+ * for in the app) when `generate`, else null.
+ */
+async function defaultSummaryHtml(
+  deps: AppDeps,
+  user: RecapUser,
+  meeting: { id: string; lastLineAt: Date | null },
+  generate: boolean,
+): Promise<string | null> {
   const stored = await deps.db.summary.findUnique({
     where: { meetingId_promptKey_customPrompt: { meetingId: meeting.id, promptKey: 'summary', customPrompt: '' } },
   });
@@ -79,15 +89,50 @@ async function defaultSummaryHtml(deps: AppDeps, user: RecapUser, meeting: { id:
     const dto = toSummaryDto(stored, key);
     if (dto && dto.text !== UNREADABLE_TEXT) return dto.text;
   }
+  if (!generate) return null;
   const summary = await generateSummary(deps, { ...user, via: 'session' }, { meetKey: meeting.id, promptKey: 'summary' });
   return summary.text;
 }
 
+/**
+ * Attempts of a recap job that try to generate the summary. A later attempt means the earlier ones
+ * died while generating (the process was killed or ran out of memory: nothing was composed) or the
+ * LLM stayed unavailable; it composes the recap without a summary, so a summary that brings the
+ * server down can cost a few restarts, never a crash loop through every retry.
+ */
+export const SUMMARY_ATTEMPTS = 3;
+
+/** An LLM outage that may pass (rate limit, unavailable, timeout): worth another attempt of the job. */
+function isTemporary(error: unknown): boolean {
+  const cause = error instanceof TRPCError ? error.cause : error;
+  return cause instanceof LlmRequestError && ['rate_limited', 'unavailable', 'timeout'].includes(cause.kind);
+}
+
+/** The summary for the recap, or why there is none. Throws only to have the queue retry a temporary LLM outage. */
+async function recapSummary(
+  deps: AppDeps,
+  job: JobContext<'recap-send'>,
+  user: RecapUser,
+  meeting: { id: string; lastLineAt: Date | null },
+): Promise<{ html: string } | { error: string }> {
+  try {
+    const html = await defaultSummaryHtml(deps, user, meeting, job.retryCount < SUMMARY_ATTEMPTS);
+    if (html !== null) return { html };
+    deps.log.error({ recapId: job.data.recapId, attempts: job.retryCount }, 'recap summary attempts exhausted; composing without it');
+    return { error: `The summary could not be generated: ${SUMMARY_ATTEMPTS} attempts were interrupted or failed` };
+  } catch (error) {
+    if (isTemporary(error) && job.retryCount < SUMMARY_ATTEMPTS - 1) throw error;
+    deps.log.error({ err: error, recapId: job.data.recapId }, 'recap summary could not be generated');
+    return { error: `The summary could not be generated: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
+
 type Composition =
   | { status: 'skipped'; kind: 'summary' | 'no-summary' }
+  | { status: 'failed'; kind: 'summary'; error: string }
   | { status: 'sending'; kind: 'summary' | 'no-summary'; recipients: string[]; subject: string; html: string; text: string };
 
-async function composeFor(deps: AppDeps, recap: { meetingId: string; userId: string }): Promise<Composition> {
+async function composeFor(deps: AppDeps, job: JobContext<'recap-send'>, recap: { meetingId: string; userId: string }): Promise<Composition> {
   const user = await deps.db.user.findUniqueOrThrow({ where: { id: recap.userId }, select: userSelect });
   // sendSummary is the master switch (the unsubscribe link turns it off): nothing at all when off.
   if (!user.sendSummary) return { status: 'skipped', kind: 'summary' };
@@ -95,18 +140,30 @@ async function composeFor(deps: AppDeps, recap: { meetingId: string; userId: str
   const speakers = await deps.db.message.findMany({ where: { meetingId: meeting.id }, select: { user: true } });
   const summarisable = canSummarize(speakers);
   if (!summarisable && !user.sendNoSummary) return { status: 'skipped', kind: 'no-summary' };
-  const summaryHtml = summarisable ? await defaultSummaryHtml(deps, user, meeting) : null;
+  let summaryHtml: string | null = null;
+  let noSummaryReason: NoSummaryReason = 'too-small';
+  if (summarisable) {
+    const summary = await recapSummary(deps, job, user, meeting);
+    if ('error' in summary) {
+      // Without a summary the recap is the "no summary" note when the user wants one, else a visible failure.
+      if (!user.sendNoSummary) return { status: 'failed', kind: 'summary', error: summary.error };
+      noSummaryReason = 'failed';
+    } else {
+      summaryHtml = summary.html;
+    }
+  }
   const base = publicUrl(deps);
   const token = await signUnsubscribeToken(deps.secrets, user.id);
   const content = composeRecap({
     meeting: { ...meeting, finishedAt: meeting.finishedAt ?? meeting.lastLineAt },
     summaryHtml,
+    noSummaryReason,
     timeZone: user.timezone,
     meetingUrl: `${base}/${encodeURIComponent(meeting.id)}`,
     unsubscribeUrl: `${base}/unsubscribe?token=${encodeURIComponent(token)}`,
     settingsUrl: `${base}/settings`,
   });
-  return { status: 'sending', kind: summarisable ? 'summary' : 'no-summary', recipients: recapRecipients(user), ...content };
+  return { status: 'sending', kind: summaryHtml === null ? 'no-summary' : 'summary', recipients: recapRecipients(user), ...content };
 }
 
 /**
@@ -123,16 +180,16 @@ export async function runRecapJob(deps: AppDeps, job: JobContext<'recap-send'>):
 
   crashPoint(deps, job, 'before-generate');
   if (!recap.subject) {
-    const composition = await composeFor(deps, recap);
+    const composition = await composeFor(deps, job, recap);
     const stored = await deps.db.$transaction(async (tx) => {
       const { count } = await tx.recap.updateMany({
         where: { id: recapId, status: { in: OPEN_STATUSES }, subject: '' },
-        data: { ...composition, error: '' },
+        data: { error: '', ...composition },
       });
-      if (composition.status === 'skipped') await deps.jobs.complete(job.queue, job.id, tx);
+      if (composition.status !== 'sending') await deps.jobs.complete(job.queue, job.id, tx);
       return count;
     });
-    if (!stored || composition.status === 'skipped') return;
+    if (!stored || composition.status !== 'sending') return;
     crashPoint(deps, job, 'after-generate');
   }
   await deliver(deps, job);
