@@ -1,11 +1,10 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { CHANGELOG_ERROR, PAYMENT_FAILED, SETTINGS_UPDATED } from '@mbox/shared';
-import type { TestApp } from '../../apps/server/src/test/app.js';
 import { makePremium } from '../../apps/server/src/test/fixtures.js';
-import { launchBrowser, openSignedIn, startWebApp, VIEWPORTS } from './support/browser.js';
+import { openSignedIn, VIEWPORTS, webAppAndBrowser } from './support/browser.js';
 
 /** Where the screenshots go (looked at by hand; not committed by this test). */
 const SHOTS = process.env.ACCOUNT_SHOTS_DIR ?? '/tmp/billing-web-shots';
@@ -22,23 +21,13 @@ async function settled(menu: Locator): Promise<void> {
 const toast = (page: Page, text: string) => page.getByTestId('toast').filter({ hasText: text });
 
 describe('settings, changelog, payment pages and header', () => {
-  let app: TestApp;
-  let browser: Browser;
+  const web = webAppAndBrowser();
 
-  beforeAll(async () => {
-    await mkdir(SHOTS, { recursive: true });
-    app = await startWebApp();
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-  });
+  beforeAll(() => mkdir(SHOTS, { recursive: true }));
 
   it('Summary tab: disabled with the premium notice for a Basic user', async () => {
     for (const [size, viewport] of [['1280', VIEWPORTS.desktop], ['390', VIEWPORTS.phone]] as const) {
-      const { context, page } = await openSignedIn(browser, app, { email: 'basic@example.com', path: '/settings?tab=summary', viewport });
+      const { context, page } = await openSignedIn(web.browser, web.app, { email: 'basic@example.com', path: '/settings?tab=summary', viewport });
       const depth = page.getByLabel('How deep to analyze meetings?');
       await depth.waitFor();
       expect(await page.getByTestId('upgrade-card').innerText()).toContain('Premium Feature');
@@ -51,9 +40,9 @@ describe('settings, changelog, payment pages and header', () => {
   });
 
   it('Summary tab: a premium user saves the defaults, lengths settled by spec §5; they persist after reload', async () => {
-    await app.signIn('deep@example.com');
-    await makePremium(app, 'deep@example.com');
-    const { context, page, token } = await openSignedIn(browser, app, { email: 'deep@example.com', path: '/settings?tab=summary' });
+    await web.app.signIn('deep@example.com');
+    await makePremium(web.app, 'deep@example.com');
+    const { context, page, token } = await openSignedIn(web.browser, web.app, { email: 'deep@example.com', path: '/settings?tab=summary' });
     const depth = page.getByLabel('How deep to analyze meetings?');
     await expect.poll(async () => await depth.isEnabled()).toBe(true);
 
@@ -76,7 +65,7 @@ describe('settings, changelog, payment pages and header', () => {
     await toast(page, SETTINGS_UPDATED).waitFor();
     expect(await max.inputValue()).toBe('300');
 
-    const stored = await app.rest<Record<string, unknown>>('GET', '/v1/user-settings', { token });
+    const stored = await web.app.rest<Record<string, unknown>>('GET', '/v1/user-settings', { token });
     expect(stored.body).toMatchObject({
       defaultSummaryDepth: 'speaker',
       defaultTranslateTo: 'ua',
@@ -95,7 +84,7 @@ describe('settings, changelog, payment pages and header', () => {
   });
 
   it('/changelog: versions with dates and typed, nested changes; the error text when the call fails', async () => {
-    const { context, page } = await openSignedIn(browser, app, { email: 'log@example.com', path: '/changelog' });
+    const { context, page } = await openSignedIn(web.browser, web.app, { email: 'log@example.com', path: '/changelog' });
     const releases = page.getByTestId('release');
     await releases.first().waitFor();
     const first = releases.first();
@@ -118,11 +107,11 @@ describe('settings, changelog, payment pages and header', () => {
 
   it('payment pages: the spec texts and the way to the Account tab', async () => {
     for (const [size, viewport] of [['1280', VIEWPORTS.desktop], ['390', VIEWPORTS.phone]] as const) {
-      const { context, page } = await openSignedIn(browser, app, { email: 'pay@example.com', path: '/payment-failed', viewport });
+      const { context, page } = await openSignedIn(web.browser, web.app, { email: 'pay@example.com', path: '/payment-failed', viewport });
       await page.getByRole('heading', { name: 'Payment Failed!' }).waitFor();
       expect(await page.getByText(PAYMENT_FAILED).count()).toBe(1);
       await shoot(page, `payment-failed-${size}`);
-      await page.goto(`${app.url}/payment-succeeded`);
+      await page.goto(`${web.app.url}/payment-succeeded`);
       await page.getByRole('heading', { name: 'Payment Successful!' }).waitFor();
       await shoot(page, `payment-succeeded-${size}`);
       await page.getByRole('link', { name: 'Go to Your Account' }).click();
@@ -132,9 +121,9 @@ describe('settings, changelog, payment pages and header', () => {
   });
 
   it('header: Premium label and the More menu (Settings, Support, ChangeLog, Anonymous feedback)', async () => {
-    await app.signIn('menu@example.com');
-    await makePremium(app, 'menu@example.com');
-    const { context, page } = await openSignedIn(browser, app, { email: 'menu@example.com', path: '/changelog' });
+    await web.app.signIn('menu@example.com');
+    await makePremium(web.app, 'menu@example.com');
+    const { context, page } = await openSignedIn(web.browser, web.app, { email: 'menu@example.com', path: '/changelog' });
     const header = page.getByRole('banner');
     await header.getByText('Premium', { exact: true }).waitFor();
     await header.getByText('More').click();

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAYMENTS_NOT_CONFIGURED } from '../../apps/server/src/modules/billing/service.js';
 import type { TestApp } from '../../apps/server/src/test/app.js';
 import { startStripeServer, type StripeServer } from '../../apps/server/src/test/stripe-server.js';
-import { launchBrowser, openSignedIn, startWebApp, VIEWPORTS } from './support/browser.js';
+import { launchBrowser, openSignedIn, startWebApp, VIEWPORTS, webAppAndBrowser } from './support/browser.js';
 
 /** Where the screenshots go (looked at by hand; not committed by this test). */
 const SHOTS = process.env.PLANS_SHOTS_DIR ?? '/tmp/plans-e2e-shots';
@@ -136,23 +136,13 @@ describe('plans: buying premium through Stripe Checkout in the browser', () => {
 });
 
 describe('plans: a server without Stripe', () => {
-  let app: TestApp;
-  let browser: Browser;
+  const web = webAppAndBrowser();
 
-  beforeAll(async () => {
-    await mkdir(SHOTS, { recursive: true });
-    app = await startWebApp();
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-  });
+  beforeAll(() => mkdir(SHOTS, { recursive: true }));
 
   it('/subscribe says payments are not configured after a plan is clicked, and no tab stays open', async () => {
     for (const [size, viewport] of [['1280', VIEWPORTS.desktop], ['390', VIEWPORTS.phone]] as const) {
-      const { context, page } = await openSignedIn(browser, app, { email: 'free@example.com', path: '/subscribe', viewport });
+      const { context, page } = await openSignedIn(web.browser, web.app, { email: 'free@example.com', path: '/subscribe', viewport });
       const buy = proCard(page).getByRole('button', { name: 'Get Premium' });
       await buy.click();
       await expect.poll(async () => await page.getByTestId('subscribe-error').innerText()).toBe(PAYMENTS_NOT_CONFIGURED);

@@ -66,7 +66,10 @@ export const captureHealthMessageSchema = z.object({
 });
 export type CaptureHealthMessage = z.infer<typeof captureHealthMessageSchema>;
 
-/** From the bridge: a handshake message the web page posted, with the page origin the bridge saw. */
+/**
+ * From the bridge: a handshake message the web page posted, with the page origin the bridge saw. The
+ * worker trusts Chrome's record of the sender, not this field; a mismatch is refused.
+ */
 export const bridgeMessageSchema = z.object({
   type: z.literal('bridge-handshake'),
   origin: z.string(),
@@ -77,6 +80,9 @@ export type BridgeMessage = z.infer<typeof bridgeMessageSchema>;
 export const popupStateRequestSchema = z.object({ type: z.literal('popup-state'), tabId: z.number().nullable() });
 export const setServerOriginMessageSchema = z.object({ type: z.literal('set-server-origin'), serverOrigin: z.string() });
 export const flushNowMessageSchema = z.object({ type: z.literal('flush-now') });
+/** The popup's Retry and Discard for set-aside batches. */
+export const retrySetAsidesMessageSchema = z.object({ type: z.literal('retry-set-asides') });
+export const discardSetAsidesMessageSchema = z.object({ type: z.literal('discard-set-asides') });
 
 export const runtimeMessageSchema = z.discriminatedUnion('type', [
   captureLinesMessageSchema,
@@ -87,6 +93,8 @@ export const runtimeMessageSchema = z.discriminatedUnion('type', [
   popupStateRequestSchema,
   setServerOriginMessageSchema,
   flushNowMessageSchema,
+  retrySetAsidesMessageSchema,
+  discardSetAsidesMessageSchema,
 ]);
 export type RuntimeMessage = z.infer<typeof runtimeMessageSchema>;
 
@@ -101,16 +109,6 @@ export const accountSchema = z.object({
 });
 export type Account = z.infer<typeof accountSchema>;
 
-/** A batch the server refused for good (a 4xx other than 401/429): kept aside, never retried. */
-export interface SetAside {
-  id?: number;
-  sessionId: string;
-  what: 'lines' | 'events';
-  count: number;
-  reason: string;
-  at: number;
-}
-
 export interface PopupState {
   account: { user: Account['user']; rejected: boolean } | null;
   serverOrigin: string | null;
@@ -119,7 +117,10 @@ export interface PopupState {
   pendingLines: number;
   pendingEvents: number;
   pendingEnds: number;
-  setAsides: { batches: number; items: number; lastReason: string | null };
+  /** Batches the server refused for good, kept until the user retries or discards them. */
+  setAsides: { batches: number; lines: number; events: number; ends: number; lastReason: string | null };
+  /** The last page that tried the handshake although it is not the server set (this browser session). */
+  foreignOrigin: string | null;
   /** When the server last acknowledged a request; null before the first since the worker's data was created. */
   lastSentAt: number | null;
   /** Last send problem, e.g. "server unreachable, retrying at 10:42". */

@@ -9,6 +9,33 @@ const flag = z.preprocess(
   z.enum(['true', 'false', '1', '0']).optional().transform((v) => v === 'true' || v === '1'),
 );
 
+/** A comma-separated list, each entry checked by `valid` (which names the expected form). */
+const commaList = (valid: (entry: string) => boolean, expected: string) =>
+  z.preprocess(emptyAsUndefined, z.string().optional()).transform((value, ctx) => {
+    const entries = (value ?? '').split(',').map((e) => e.trim().toLowerCase()).filter(Boolean);
+    for (const entry of entries) {
+      if (!valid(entry)) ctx.addIssue({ code: 'custom', message: `'${entry}' is not ${expected}` });
+    }
+    return entries;
+  });
+
+const WINDOW_MS = { s: 1000, m: 60_000, h: 3_600_000 } as const;
+
+/** A rate limit written `<requests>/<window>`, e.g. `10/1m`, `100/30s`, `10/1h`. */
+const rateLimit = (fallback: string) =>
+  z
+    .preprocess(emptyAsUndefined, z.string().default(fallback))
+    .transform((value, ctx) => {
+      const match = /^(\d+)\/(\d+)(s|m|h)$/.exec(value.trim());
+      const max = Number(match?.[1]);
+      const windowMs = Number(match?.[2]) * WINDOW_MS[(match?.[3] ?? 's') as keyof typeof WINDOW_MS];
+      if (!match || max < 1 || windowMs < 1000) {
+        ctx.addIssue({ code: 'custom', message: `'${value}' is not <requests>/<window> with a window in s, m or h (e.g. 10/1m)` });
+        return z.NEVER;
+      }
+      return { max, windowMs };
+    });
+
 /** Every environment variable the server reads, validated once at start-up. */
 export const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -114,6 +141,39 @@ export const configSchema = z.object({
    * otherwise any client could pick its own address and dodge per-address daily limits.
    */
   TRUST_PROXY: flag,
+
+  /**
+   * Host names requests may be addressed to besides PUBLIC_URL's host and loopback names, comma-separated
+   * (e.g. `mbox.internal,192.168.1.20`); a request for any other Host is refused with 421, which stops
+   * DNS-rebinding pages (docs/security.md). Behind TRUST_PROXY the forwarded host (X-Forwarded-Host) is checked.
+   */
+  ALLOWED_HOSTS: commaList((h) => /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)$/.test(h), 'a host name without port (e.g. mbox.internal)'),
+  /**
+   * Browser-extension origins allowed to make state-changing calls besides the one the repository's
+   * extension key pins (chrome-extension://gdpebbbflogohfolilalmebjdpkopjfp): a store build's id.
+   */
+  EXTENSION_ORIGINS: commaList((o) => /^chrome-extension:\/\/[a-p]{32}$/.test(o), 'chrome-extension://<32-letter id>'),
+  /**
+   * Redis (redis://host:6379) holding the rate-limit counters and carrying live events, shared by every
+   * instance; without it the counters live in the database and events go through PostgreSQL NOTIFY.
+   */
+  REDIS_URL: optionalString.pipe(z.url().optional()),
+  /** Channel of live events between instances (NOTIFY or Redis); deployments sharing one Redis need one each. */
+  EVENTS_CHANNEL: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'EVENTS_CHANNEL must be lower-case letters, digits and _ (at most 63), not starting with a digit')
+      .default('mbox_events'),
+  ),
+  /** Sign-ins (local login, Firebase session exchange) per client address. */
+  RATE_LIMIT_SIGN_IN: rateLimit('10/1m'),
+  /** Token minting (extension tokens, session refresh) per client address. */
+  RATE_LIMIT_TOKENS: rateLimit('30/1m'),
+  /** Referral acceptances per client address. */
+  RATE_LIMIT_REFERRAL: rateLimit('10/1h'),
+  /** Summarizer calls (text, link, YouTube; signed in or not) per client address, on top of the daily limits. */
+  RATE_LIMIT_SUMMARIZER: rateLimit('20/1m'),
 });
 
 export type Config = z.infer<typeof configSchema>;

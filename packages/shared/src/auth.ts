@@ -19,8 +19,6 @@ export const publicUserSchema = z.object({
 });
 export type PublicUser = z.infer<typeof publicUserSchema>;
 
-export const loginOutputSchema = z.object({ token: z.string(), user: publicUserSchema });
-
 /** The spec's custom-token response: a long-lived token for the extension. */
 export const extensionTokenOutputSchema = z.object({ token: z.string() });
 
@@ -42,3 +40,75 @@ export type AuthConfig = z.infer<typeof authConfigSchema>;
 
 /** Prefix of extension tokens; tells them apart from session tokens at a glance. */
 export const EXTENSION_TOKEN_PREFIX = 'mbx_';
+
+/**
+ * What `POST /v1/auth/login` and `POST /v1/auth/refresh` answer API clients (scripts, the REST facade):
+ * `token` is a short-lived access token (bearer), `refreshToken` gets the next pair before `expiresAt`.
+ */
+export const apiSessionSchema = z.object({
+  token: z.string(),
+  /** Epoch ms when `token` stops working. */
+  expiresAt: z.number(),
+  refreshToken: z.string(),
+});
+export type ApiSession = z.infer<typeof apiSessionSchema>;
+
+export const loginOutputSchema = apiSessionSchema.extend({ user: publicUserSchema });
+export type LoginOutput = z.infer<typeof loginOutputSchema>;
+
+/** The web app's sign-in: the tokens travel in httpOnly cookies, the answer only names the user. */
+export const webSignInOutputSchema = z.object({ user: publicUserSchema });
+
+/** Firebase mode: the web app trades a verified Firebase ID token for a session (cookies). */
+export const firebaseSignInInputSchema = z.strictObject({ idToken: z.string().min(1).max(8192) });
+
+/** An API client names its refresh token; the web app sends none (its refresh token is a cookie). */
+export const refreshInputSchema = z
+  .strictObject({ refreshToken: z.string().min(1).max(200).optional() })
+  .optional()
+  .default({});
+
+/** Refresh over cookies answers only the new expiry; over the body it answers the new pair. */
+export const refreshOutputSchema = z.object({
+  expiresAt: z.number(),
+  token: z.string().optional(),
+  refreshToken: z.string().optional(),
+});
+
+/** One signed-in browser or API client (a Session row), as the account screen lists it. */
+export const sessionInfoSchema = z.object({
+  id: z.string(),
+  userAgent: z.string(),
+  createdAt: z.number(),
+  lastUsedAt: z.number(),
+  expiresAt: z.number(),
+  /** The session this call was made with ("This browser"). */
+  current: z.boolean(),
+});
+export type SessionInfo = z.infer<typeof sessionInfoSchema>;
+export const sessionListSchema = z.object({ sessions: z.array(sessionInfoSchema) });
+
+/** A connected extension: an extension token that is neither revoked nor expired. */
+export const extensionTokenInfoSchema = z.object({
+  id: z.string(),
+  label: z.string(),
+  createdAt: z.number(),
+  lastUsedAt: z.number().nullable(),
+  expiresAt: z.number(),
+});
+export type ExtensionTokenInfo = z.infer<typeof extensionTokenInfoSchema>;
+export const extensionTokenListSchema = z.object({ tokens: z.array(extensionTokenInfoSchema) });
+
+export const revokeByIdInputSchema = z.strictObject({ id: z.string().min(1).max(100) });
+
+export const logoutEverywhereInputSchema = z
+  .strictObject({
+    /** Also disconnect every extension (default): "everywhere" includes the browsers it captures in. */
+    extensionTokens: z.boolean().default(true),
+  })
+  .optional()
+  .default({ extensionTokens: true });
+
+export const logoutEverywhereOutputSchema = z.object({ sessions: z.number().int(), extensionTokens: z.number().int() });
+
+export * from './auth-cookies.js';

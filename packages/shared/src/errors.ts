@@ -30,3 +30,28 @@ export function describeIssues(issues: readonly z.core.$ZodIssue[]): { path: str
     message: issue.message,
   }));
 }
+
+/**
+ * The body of every REST error answer, as the OpenAPI document declares it (apps/server/src/openapi.ts
+ * turns this schema into `components.schemas.ApiError`): `data` is always sent; `error` only by the
+ * summarizer tools, which repeat the message there (spec §3, §8).
+ */
+export const apiErrorResponseSchema = z
+  .strictObject({
+    message: z.string().describe('What went wrong, for people: names the field or the limit concerned'),
+    code: z.string().describe('tRPC error code: BAD_REQUEST, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, TOO_MANY_REQUESTS, …'),
+    data: z
+      .strictObject({
+        code: z.string().describe('The same code as `code`'),
+        httpStatus: z.number().int().min(400).max(599).describe('The HTTP status of the answer'),
+        field: z.string().optional().describe('Dotted path of the first invalid input field, on input errors'),
+        issues: z
+          .array(z.strictObject({ path: z.string(), message: z.string() }))
+          .optional()
+          .describe('Every invalid input field with its problem, on input errors'),
+        requestId: z.string().optional().describe('Id of the request in the server log, on unexpected failures (500)'),
+      })
+      .describe('The same for tRPC (`error.data`) and REST'),
+    error: z.string().optional().describe('Only the summarizer tools (/v1/utils/…, /v1/public/utils/…): the message again'),
+  })
+  .describe('An error answer');

@@ -13,6 +13,12 @@ import { z } from 'zod';
  *   bridge → page  { mboxHandshake, action: 'set-user-ack', ok, error? }
  */
 
+/**
+ * Where `npm start` serves Mbox (PORT 3000, both loopback spellings): the only pages that may sign the
+ * extension in before the user has set a server in its popup.
+ */
+export const DEFAULT_SERVER_ORIGINS: readonly string[] = ['http://localhost:3000', 'http://127.0.0.1:3000'];
+
 /** True when `value` is exactly an http(s) origin such as `https://mbox.example.com` or `http://localhost:3000`. */
 export function isHttpOrigin(value: string): boolean {
   try {
@@ -68,7 +74,10 @@ export const setUserSignInSchema = z.object({
   user: handshakeUserSchema,
   /** Extension token from POST /v1/auth/extension-token. */
   mboxToken: z.string().min(1),
-  /** Where the extension sends transcripts (the web app may be served from another origin in development). */
+  /**
+   * Where the extension sends transcripts. The extension accepts only the page's own origin here, and
+   * only from the server set in its popup (docs/security.md, "Extension bridge and outbox").
+   */
   serverOrigin: httpOriginSchema,
 });
 

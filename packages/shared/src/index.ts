@@ -5,6 +5,7 @@ export * from './meeting.js';
 export * from './transcript.js';
 export * from './capture-events.js';
 export * from './auth.js';
+export * from './auth-user-agent.js';
 export * from './handshake.js';
 export * from './prompts/index.js';
 export * from './html.js';

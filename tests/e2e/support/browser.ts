@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page, type Worker } from 'playwright-core';
 import { LOGIN_LOCAL } from '@mbox/shared/ui-messages';
 import { installFakeMeet } from '../../fixtures/meet/serve.js';
@@ -26,6 +27,22 @@ export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** The built extension; E2E_EXTENSION_DIST runs a spec against another build (e.g. an older commit's). */
 export const extensionDir = process.env.E2E_EXTENSION_DIST ?? path.join(repoRoot, 'apps/extension/dist');
+
+/** Fixed by the manifest key (apps/extension/README.md). */
+export const EXTENSION_ID = 'gdpebbbflogohfolilalmebjdpkopjfp';
+
+/**
+ * Sets the extension's server in its popup, as a user does for any origin but the default
+ * http://localhost:3000: the extension accepts the sign-in handshake from that origin only.
+ */
+export async function setExtensionServer(context: BrowserContext, origin: string): Promise<void> {
+  const popup = await context.newPage();
+  await popup.goto(`chrome-extension://${EXTENSION_ID}/popup.html`);
+  await popup.getByTestId('server-origin').fill(origin);
+  await popup.getByRole('button', { name: 'Save' }).click();
+  await popup.getByText(`Saved. Open ${origin} and sign in to connect.`).waitFor();
+  await popup.close();
+}
 
 export interface ExtensionBrowser {
   context: BrowserContext;
@@ -57,8 +74,14 @@ export async function launchWithExtension(): Promise<ExtensionBrowser> {
   };
 }
 
-/** Signs a new local account in through the login screen and skips onboarding; ends on '/'. */
+/**
+ * Signs a new local account in through the login screen and skips onboarding; ends on '/'. With the
+ * extension loaded, its server is set to `appUrl` first, so the handshake of that sign-in connects it.
+ */
 export async function signInThroughWebApp(context: BrowserContext, appUrl: string): Promise<Page> {
+  if (context.serviceWorkers().some((worker) => worker.url().startsWith(`chrome-extension://${EXTENSION_ID}/`))) {
+    await setExtensionServer(context, appUrl);
+  }
   const web = await context.newPage();
   if (process.env.E2E_DEBUG) web.on('console', (m) => console.log('web:', m.text()));
   await web.goto(`${appUrl}/login`);
@@ -95,9 +118,10 @@ export interface SignedIn {
 }
 
 /**
- * A browser context signed in as `email`, already onboarded, on `path`. Signs in through the API
- * and hands the token to the web app the way its login does, so each test starts where a returning
- * user is (the login screen itself is driven by capture.spec.ts).
+ * A browser context signed in as `email`, already onboarded, on `path`. The context signs in the way
+ * the web app does (the tRPC sign-in call, whose answer sets the httpOnly session cookies in the
+ * context's cookie jar), so each test starts where a returning user is (the login screen itself is
+ * driven by capture.spec.ts). `token` is a separate API session's bearer token for the test's own calls.
  */
 export async function openSignedIn(
   browser: Browser,
@@ -105,27 +129,32 @@ export async function openSignedIn(
   options: { email?: string; path?: string; viewport?: { width: number; height: number } } = {},
 ): Promise<SignedIn> {
   const email = options.email ?? 'me@example.com';
-  const login = await app.rest<{ token: string; user: { id: string; email: string; name: string } }>(
-    'POST',
-    '/v1/auth/login',
-    { body: { email } },
-  );
-  if (login.status !== 200) throw new Error(`sign-in failed: ${login.status} ${JSON.stringify(login.body)}`);
-  const { token, user } = login.body;
+  const token = await app.signIn(email);
   await app.rest('PUT', '/v1/user-settings/onboarding-complete', { token, body: {} });
 
   const context = await browser.newContext({ viewport: options.viewport ?? VIEWPORTS.desktop });
-  await context.addInitScript(
-    ([storedToken, storedUser]) => {
-      if (!localStorage.getItem('mbox.token')) {
-        localStorage.setItem('mbox.token', storedToken);
-        localStorage.setItem('mbox.user', storedUser);
-      }
-    },
-    [token, JSON.stringify(user)] as const,
-  );
+  // context.request shares the context's cookies: the Set-Cookie of this answer signs the pages in.
+  const signIn = await context.request.post(`${app.url}/trpc/auth.signIn?batch=1`, { data: { 0: { email } } });
+  if (!signIn.ok()) throw new Error(`web sign-in failed: ${signIn.status()} ${await signIn.text()}`);
   const page = await context.newPage();
   if (process.env.E2E_DEBUG) page.on('console', (m) => console.log('web:', m.text()));
   await page.goto(`${app.url}${options.path ?? '/'}`);
   return { context, page, token };
+}
+
+/**
+ * The web app on a real server and a Chromium, started before the suite's tests and closed after them.
+ * The handle is filled in by the suite's beforeAll: read `web.app` and `web.browser` inside tests.
+ */
+export function webAppAndBrowser(overrides: Partial<Config> = {}): { app: TestApp; browser: Browser } {
+  const web = {} as { app: TestApp; browser: Browser };
+  beforeAll(async () => {
+    web.app = await startWebApp(overrides);
+    web.browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await web.browser?.close();
+    await web.app?.close();
+  });
+  return web;
 }

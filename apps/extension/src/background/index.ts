@@ -7,9 +7,9 @@ import {
   type RuntimeMessage,
   type SetServerOriginReply,
 } from '../messages.js';
-import { AccountStore, chromeLocalStore } from './account.js';
-import { Outbox } from './outbox.js';
-import { Sender } from './sender.js';
+import { AccountStore, chromeLocalStore, pageOriginOf } from './account.js';
+import { Outbox, type SetAside } from './outbox.js';
+import { Sender, type RetrySetAsidesResult } from './sender.js';
 
 /**
  * The service worker: owns the token, the durable outbox and every network call. Chrome stops it after
@@ -25,6 +25,8 @@ const ABANDONED_AFTER_MS = 60_000;
 const BRIDGE_SCRIPT_ID = 'mbox-bridge-server';
 const STATIC_BRIDGE_HOSTS = new Set(['localhost', '127.0.0.1']);
 const MEET_URL = /^https:\/\/meet\.google\.com\/[a-z]{3}-[a-z]{4}-[a-z]{3}(?:[?#]|$)/;
+/** chrome.storage.session: the last page refused by the handshake rule, for the popup. */
+const FOREIGN_ORIGIN_KEY = 'foreignOrigin';
 
 const accounts = new AccountStore(chromeLocalStore());
 let outboxPromise: Promise<Outbox> | null = null;
@@ -41,6 +43,7 @@ async function sender(): Promise<Sender> {
     getAccount: () => accounts.get(),
     rejectAccount: () => accounts.reject(),
     now: () => Date.now(),
+    random: () => Math.random(),
     log: (message) => console.warn('[mbox]', message),
   });
   return senderInstance;
@@ -79,9 +82,27 @@ async function tabHealth(tabId: number | null): Promise<CaptureHealth | null> {
   return parsed.success ? parsed.data : null;
 }
 
+/** Lines count once per caption: a caption refused in two revisions is one line set aside. */
+function setAsideSummary(entries: SetAside[]): PopupState['setAsides'] {
+  const captions = new Set<string>();
+  const summary: PopupState['setAsides'] = { batches: entries.length, lines: 0, events: 0, ends: 0, lastReason: entries.at(-1)?.reason ?? null };
+  for (const { sessionId, batch } of entries) {
+    if (batch.kind === 'lines') for (const line of batch.lines) captions.add(JSON.stringify([sessionId, line.captionId]));
+    else if (batch.kind === 'events') summary.events += batch.events.length;
+    else summary.ends += 1;
+  }
+  summary.lines = captions.size;
+  return summary;
+}
+
+async function foreignOrigin(): Promise<string | null> {
+  const value = (await chrome.storage.session.get(FOREIGN_ORIGIN_KEY))[FOREIGN_ORIGIN_KEY];
+  return typeof value === 'string' ? value : null;
+}
+
 async function popupState(tabId: number | null): Promise<PopupState> {
   const box = await outbox();
-  const [account, serverOrigin, pendingLines, pendingEvents, sessions, retry, health, setAsides, lastSentAt] = await Promise.all([
+  const [account, serverOrigin, pendingLines, pendingEvents, sessions, retry, health, setAsides, lastSentAt, foreign] = await Promise.all([
     accounts.get(),
     accounts.serverOrigin(),
     box.countLines(),
@@ -91,6 +112,7 @@ async function popupState(tabId: number | null): Promise<PopupState> {
     tabHealth(tabId),
     box.setAsides(),
     box.lastSentAt(),
+    foreignOrigin(),
   ]);
   const session = health?.sessionId ? sessions.find((s) => s.sessionId === health.sessionId) : undefined;
   return {
@@ -108,11 +130,8 @@ async function popupState(tabId: number | null): Promise<PopupState> {
     pendingLines,
     pendingEvents,
     pendingEnds: sessions.filter((s) => s.finishedAt !== null).length,
-    setAsides: {
-      batches: setAsides.length,
-      items: setAsides.reduce((sum, entry) => sum + entry.count, 0),
-      lastReason: setAsides.at(-1)?.reason ?? null,
-    },
+    setAsides: setAsideSummary(setAsides),
+    foreignOrigin: foreign !== serverOrigin ? foreign : null,
     lastSentAt,
     lastError: retry?.lastError ?? null,
     nextRetryAt: retry?.nextAt ?? null,
@@ -168,14 +187,11 @@ async function sweepAbandonedSessions(): Promise<void> {
   }
 }
 
-function senderOrigin(sender: chrome.runtime.MessageSender): string | null {
-  const url = sender.url ?? sender.tab?.url;
-  if (!url) return null;
-  try {
-    return new URL(url).origin;
-  } catch {
-    return null;
-  }
+async function retrySetAsides(): Promise<RetrySetAsidesResult> {
+  const result = await (await sender()).retrySetAsides();
+  // What waited behind a batch refused again still goes out.
+  await runFlush(false);
+  return result;
 }
 
 async function handleMessage(message: RuntimeMessage, from: chrome.runtime.MessageSender): Promise<unknown> {
@@ -204,11 +220,13 @@ async function handleMessage(message: RuntimeMessage, from: chrome.runtime.Messa
       return { ok: true };
     }
     case 'bridge-handshake': {
-      // The bridge reports the page origin; it must be the origin of the frame that really sent it.
-      if (tabId === null || senderOrigin(from) !== message.origin) {
+      // Chrome's record of the sending page decides, never what the page or the bridge claims.
+      const origin = pageOriginOf(from);
+      if (origin === null || origin !== message.origin) {
         return { mboxHandshake: true, action: 'set-user-ack', ok: false, error: 'origin mismatch' };
       }
-      const { reply, changed } = await accounts.handleHandshake(message.origin, message.request, chrome.runtime.getManifest().version);
+      const { reply, changed, foreign } = await accounts.handleHandshake(origin, message.request, chrome.runtime.getManifest().version);
+      if (foreign) await chrome.storage.session.set({ [FOREIGN_ORIGIN_KEY]: origin });
       if (changed) {
         await syncBridgeRegistration();
         void runFlush(true);
@@ -222,6 +240,11 @@ async function handleMessage(message: RuntimeMessage, from: chrome.runtime.Messa
     case 'flush-now':
       if (fromExtensionPage) await runFlush(true);
       return fromExtensionPage ? popupState(null) : null;
+    case 'retry-set-asides':
+      return fromExtensionPage ? retrySetAsides() : null;
+    case 'discard-set-asides':
+      if (fromExtensionPage) await (await outbox()).clearSetAsides();
+      return fromExtensionPage ? { ok: true } : null;
   }
 }
 

@@ -1,13 +1,13 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import type { CaptureEvent, IngestLinesInput, TranscriptLine } from '@mbox/shared';
-import type { SetAside } from '../messages.js';
 
 /**
  * Durable outbox in IndexedDB: caption lines wait here until the server acknowledges them, across
  * service-worker restarts, server outages and sign-outs. Keyed by (sessionId, captionId), keeping only
  * the highest revision: Meet rewrites a line many times and only the latest text matters.
  * Capture gaps wait beside them, keyed by (sessionId, eventId), a closed report replacing an open one.
- * Batches the server refused for good are set aside (kept, counted, shown in the popup), not lost silently.
+ * Batches the server refused for good are set aside with their items (kept, shown in the popup, retried or
+ * discarded only when the user says so), so they neither block the queue nor get lost silently.
  */
 
 export type IngestMeeting = IngestLinesInput['meeting'];
@@ -36,6 +36,22 @@ export interface SessionRecord {
   sentCaptionIds?: string[];
 }
 
+/** What a set-aside entry holds: exactly the request that was refused, so it can be sent again. */
+export type SetAsideBatch =
+  | { kind: 'lines'; meeting: IngestMeeting; lines: TranscriptLine[] }
+  | { kind: 'events'; meeting: IngestMeeting; events: CaptureEvent[] }
+  | { kind: 'end'; sessionId: string; finishedAt: number };
+
+/** A batch refused for good (a 4xx other than 401/408/429, or invalid before sending). */
+export interface SetAside {
+  id?: number;
+  sessionId: string;
+  batch: SetAsideBatch;
+  /** Why, as the popup shows it, e.g. "server refused (422: lines.0.text: too long)". */
+  reason: string;
+  at: number;
+}
+
 export interface RetryState {
   attempt: number;
   nextAt: number;
@@ -52,7 +68,7 @@ interface OutboxDb extends DBSchema {
 
 const RETRY_KEY = 'retry';
 const LAST_SENT_KEY = 'lastSentAt';
-/** Set-aside batches kept for inspection; the oldest go first. */
+/** Set-aside batches kept (at most 200 lines each); beyond this the oldest go, so storage stays bounded. */
 const SET_ASIDE_KEPT = 200;
 
 /** A later report of a gap replaces an earlier one: closed over open, the later end over an earlier. */
@@ -64,8 +80,8 @@ export class Outbox {
   private constructor(private readonly db: IDBPDatabase<OutboxDb>) {}
 
   static async open(name = 'mbox-outbox'): Promise<Outbox> {
-    const db = await openDB<OutboxDb>(name, 2, {
-      upgrade(database, oldVersion) {
+    const db = await openDB<OutboxDb>(name, 3, {
+      upgrade(database, oldVersion, _newVersion, transaction) {
         if (oldVersion < 1) {
           const lines = database.createObjectStore('lines', { keyPath: ['sessionId', 'captionId'] });
           lines.createIndex('bySession', 'sessionId');
@@ -76,6 +92,9 @@ export class Outbox {
           const events = database.createObjectStore('events', { keyPath: ['sessionId', 'eventId'] });
           events.createIndex('bySession', 'sessionId');
           database.createObjectStore('setAside', { keyPath: 'id', autoIncrement: true });
+        } else if (oldVersion < 3) {
+          // Version 2 kept only a description of a refused batch, not its items: nothing to retry or show.
+          void transaction.objectStore('setAside').clear();
         }
       },
     });
@@ -157,7 +176,7 @@ export class Outbox {
     return this.db.count('events');
   }
 
-  /** Keeps a refused batch's description aside (its items leave the queue). */
+  /** Keeps a refused batch aside with its items (they have left the queue). */
   async setAside(entry: Omit<SetAside, 'id'>): Promise<void> {
     const tx = this.db.transaction('setAside', 'readwrite');
     await tx.store.add(entry as SetAside);
@@ -172,8 +191,25 @@ export class Outbox {
     await tx.done;
   }
 
+  /** Oldest first. */
   async setAsides(): Promise<SetAside[]> {
     return this.db.getAll('setAside');
+  }
+
+  /** Refused again on a retry: the entry stays, with the new reason. */
+  async updateSetAside(id: number, reason: string, at: number): Promise<void> {
+    const tx = this.db.transaction('setAside', 'readwrite');
+    const entry = await tx.store.get(id);
+    if (entry) await tx.store.put({ ...entry, reason, at });
+    await tx.done;
+  }
+
+  async removeSetAside(id: number): Promise<void> {
+    await this.db.delete('setAside', id);
+  }
+
+  async clearSetAsides(): Promise<void> {
+    await this.db.clear('setAside');
   }
 
   async lastSentAt(): Promise<number | null> {
@@ -237,6 +273,13 @@ export class Outbox {
       for (const { captionId } of sent) ids.add(captionId);
       await tx.objectStore('sessions').put({ ...session, sentCaptionIds: [...ids] });
     }
+    await tx.done;
+  }
+
+  /** Takes lines out of the queue whatever their revision (set aside unsent as invalid). */
+  async removeLines(sessionId: string, captionIds: readonly string[]): Promise<void> {
+    const tx = this.db.transaction('lines', 'readwrite');
+    for (const captionId of captionIds) await tx.store.delete([sessionId, captionId]);
     await tx.done;
   }
 

@@ -3,7 +3,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CaptureEvent, TranscriptLine } from '@mbox/shared';
 import type { Account } from '../messages.js';
 import { Outbox, type IngestMeeting } from './outbox.js';
-import { BACKOFF_BASE_MS, BATCH_SIZE, Sender, backoffDelay } from './sender.js';
+import { openDB } from 'idb';
+import { BACKOFF_BASE_MS, BACKOFF_MAX_MS, BATCH_SIZE, Sender, backoffDelay, retryAfterDelay } from './sender.js';
 
 // Times inside the window the server accepts (year 2000 to tomorrow).
 const T0 = Date.UTC(2026, 0, 1);
@@ -26,6 +27,8 @@ let now: number;
 let calls: Call[];
 let respond: (call: Call) => Response | Promise<Response>;
 let account: Account | null;
+/** What the sender's jitter source returns; 1 makes every delay the full (capped) exponential one. */
+let jitter: number;
 
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -39,6 +42,7 @@ function makeSender(): Sender {
   return new Sender({
     outbox,
     now: () => now,
+    random: () => jitter,
     getAccount: async () => account,
     rejectAccount: async () => {
       if (account) account = { ...account, rejected: true };
@@ -58,6 +62,7 @@ beforeEach(async () => {
   now = 10_000;
   calls = [];
   respond = ok;
+  jitter = 1;
   account = {
     user: { id: 'u1', email: 'a@example.com', name: 'Alice' },
     token: 'tok',
@@ -96,6 +101,26 @@ describe('Outbox', () => {
     expect(await outbox.endSessionsOfTab(7, 30_000)).toEqual([]);
     expect((await outbox.session('s1'))?.finishedAt).toBe(20_000);
     expect(await outbox.markEnded('unknown', 1)).toBe(false);
+  });
+
+  it('drops the item-less set-aside descriptions of version 2 when upgrading', async () => {
+    const name = `test-outbox-v2-${dbNo}`;
+    const v2 = await openDB(name, 2, {
+      upgrade(database) {
+        database.createObjectStore('lines', { keyPath: ['sessionId', 'captionId'] }).createIndex('bySession', 'sessionId');
+        database.createObjectStore('sessions', { keyPath: 'sessionId' });
+        database.createObjectStore('meta');
+        database.createObjectStore('events', { keyPath: ['sessionId', 'eventId'] }).createIndex('bySession', 'sessionId');
+        database.createObjectStore('setAside', { keyPath: 'id', autoIncrement: true });
+      },
+    });
+    await v2.add('setAside', { sessionId: 's1', what: 'lines', count: 3, reason: 'server refused (400)', at: now });
+    await v2.put('lines', { sessionId: 's1', captionId: 'c1', line: line('c1', 0) });
+    v2.close();
+    const upgraded = await Outbox.open(name);
+    expect(await upgraded.setAsides()).toEqual([]);
+    expect(await upgraded.countLines()).toBe(1);
+    upgraded.close();
   });
 
   it('survives reopening (a restarted service worker)', async () => {
@@ -196,16 +221,31 @@ describe('Sender', () => {
     expect(calls).toHaveLength(0);
   });
 
-  it('drops a batch the server refuses with another 4xx and goes on', async () => {
-    await outbox.putLines(meeting, [line('c1', 0)], 7, now);
+  it('sets aside a batch refused with another 4xx, keeping its lines, and delivers the batches behind it', async () => {
+    const lines = Array.from({ length: BATCH_SIZE + 5 }, (_, i) => line(`c${i}`, 0));
+    await outbox.putLines(meeting, lines, 7, now);
+    await outbox.markEnded('s1', T0 + 50_000);
     await outbox.putLines({ ...meeting, sessionId: 's2' }, [line('c1', 0)], 8, now);
-    respond = (call) => (call.body.meeting?.sessionId === 's1' ? json(400, { message: 'bad' }) : ok(call));
+    respond = (call) => (calls.length === 1 ? json(422, { message: 'lines.0.text: too long' }) : ok(call));
     expect(await makeSender().flush()).toEqual({ status: 'done' });
-    expect(calls).toHaveLength(2);
+    expect(calls.map((c) => [c.url.replace('http://127.0.0.1:4000', ''), c.body.meeting?.sessionId ?? c.body.sessionId, c.body.lines?.length])).toEqual([
+      ['/v1/transcript/lines', 's1', BATCH_SIZE],
+      ['/v1/transcript/lines', 's1', 5],
+      ['/v1/transcript/end', 's1', undefined],
+      ['/v1/transcript/lines', 's2', 1],
+    ]);
+    const [aside, ...more] = await outbox.setAsides();
+    expect(more).toEqual([]);
+    expect(aside).toMatchObject({ sessionId: 's1', reason: 'server refused (422: lines.0.text: too long)', at: now });
+    expect(aside?.batch).toEqual({ kind: 'lines', meeting, lines: calls[0]?.body.lines });
     expect(await outbox.countLines()).toBe(0);
+    // Not retried on its own: later flushes send nothing more.
+    await makeSender().flush(true);
+    expect(calls).toHaveLength(4);
+    expect(await outbox.retryState()).toBeUndefined();
   });
 
-  it('drops invalid lines locally and fits meeting facts to the schema', async () => {
+  it('sets aside, unsent, lines that fail the schema and fits meeting facts to it', async () => {
     await outbox.putLines(
       { ...meeting, title: 'x'.repeat(600), participants: [' Bob ', 'Bob', ''] },
       [line('c1', 0), { ...line('c2', 0), speaker: '   ' }],
@@ -217,6 +257,26 @@ describe('Sender', () => {
     expect(calls[0]?.body.meeting?.title).toHaveLength(500);
     expect(calls[0]?.body.meeting?.participants).toEqual(['Bob']);
     expect(await outbox.countLines()).toBe(0);
+    const asides = await outbox.setAsides();
+    expect(asides.map((a) => [a.reason.startsWith('invalid line:'), a.batch.kind === 'lines' ? a.batch.lines.map((l) => l.captionId) : []])).toEqual([
+      [true, ['c2']],
+    ]);
+  });
+
+  it('sets aside a refused meeting end and sends it again on retry', async () => {
+    await outbox.putLines(meeting, [line('c1', 0)], 7, now);
+    await outbox.markEnded('s1', T0 + 50_000);
+    respond = (call) => (call.url.endsWith('/end') ? json(404, { message: 'Meeting not found' }) : ok(call));
+    const sender = makeSender();
+    expect(await sender.flush()).toEqual({ status: 'done' });
+    expect(await outbox.sessions()).toEqual([]);
+    expect((await outbox.setAsides()).map((a) => [a.batch, a.reason])).toEqual([
+      [{ kind: 'end', sessionId: 's1', finishedAt: T0 + 50_000 }, 'server refused (404: Meeting not found)'],
+    ]);
+    respond = ok;
+    expect(await sender.retrySetAsides()).toEqual({ delivered: 1, refused: 0, error: null });
+    expect(calls.at(-1)?.body).toEqual({ sessionId: 's1', finishedAt: T0 + 50_000 });
+    expect(await outbox.setAsides()).toEqual([]);
   });
 
   it('runs one flush at a time and goes round again for lines queued meanwhile', async () => {
@@ -276,7 +336,7 @@ describe('Sender', () => {
     respond = () => json(422, { message: 'lines.0.text: too long' });
     expect(await makeSender().flush()).toEqual({ status: 'done' });
     expect(await outbox.setAsides()).toEqual([
-      { id: 1, sessionId: 's1', what: 'lines', count: 2, reason: 'server refused (422: lines.0.text: too long)', at: now },
+      { id: 1, sessionId: 's1', batch: { kind: 'lines', meeting, lines: [line('c1', 0), line('c2', 0)] }, reason: 'server refused (422: lines.0.text: too long)', at: now },
     ]);
     expect((await outbox.session('s1'))?.sentCaptionIds).toEqual([]);
     respond = ok;
@@ -285,8 +345,81 @@ describe('Sender', () => {
     expect((await outbox.session('s1'))?.sentCaptionIds).toEqual(['c3']);
   });
 
-  it('caps the backoff', () => {
-    expect(backoffDelay(1)).toBe(BACKOFF_BASE_MS);
-    expect(backoffDelay(30)).toBe(5 * 60_000);
+  it('retries set-aside batches on request: delivered ones leave, refused ones stay with the new reason', async () => {
+    await outbox.putLines(meeting, [line('c1', 0)], 7, now);
+    await outbox.putLines({ ...meeting, sessionId: 's2' }, [line('c9', 0)], 8, now);
+    respond = () => json(400, { message: 'first refusal' });
+    await makeSender().flush();
+    expect(await outbox.setAsides()).toHaveLength(2);
+
+    now += 60_000;
+    respond = (call) => (call.body.meeting?.sessionId === 's1' ? ok(call) : json(403, { message: 'still no' }));
+    const sender = makeSender();
+    expect(await sender.retrySetAsides()).toEqual({ delivered: 1, refused: 1, error: null });
+    const left = await outbox.setAsides();
+    expect(left.map((a) => [a.sessionId, a.reason, a.at])).toEqual([['s2', 'server refused (403: still no)', now]]);
+    expect((await outbox.session('s1'))?.sentCaptionIds).toEqual(['c1']);
+    expect(await outbox.lastSentAt()).toBe(now);
+
+    // A transient failure stops the retry and keeps the batch; a 401 signs out.
+    respond = () => json(503, {});
+    expect(await sender.retrySetAsides()).toEqual({ delivered: 0, refused: 0, error: 'server answered 503' });
+    respond = () => json(401, {});
+    expect((await sender.retrySetAsides()).error).toMatch(/no longer accepts the token/);
+    expect(account?.rejected).toBe(true);
+    expect(await sender.retrySetAsides()).toEqual({ delivered: 0, refused: 0, error: 'signed out: sign in in the web app first' });
+    expect(await outbox.setAsides()).toHaveLength(1);
+
+    await outbox.clearSetAsides();
+    expect(await outbox.setAsides()).toEqual([]);
+  });
+
+  it('backs off with jitter up to 5 minutes, never under a second, and starts over after a success', async () => {
+    await outbox.putLines(meeting, [line('c1', 0)], 7, now);
+    const sender = makeSender();
+    respond = () => json(500, {});
+    jitter = 0;
+    const delays: number[] = [];
+    for (let attempt = 1; attempt <= 10; attempt += 1) {
+      const result = await sender.flush(true);
+      if (result.status !== 'retry') throw new Error(`expected a retry, got ${result.status}`);
+      delays.push(result.retryAt - now);
+    }
+    // Half the exponential step with no jitter: 1 s, 2 s, 4 s ... capped at half of 5 min.
+    expect(delays).toEqual([1, 2, 4, 8, 16, 32, 64, 128, 150, 150].map((s) => s * 1000));
+    respond = ok;
+    expect(await sender.flush(true)).toEqual({ status: 'done' });
+    expect(await outbox.retryState()).toBeUndefined();
+    await outbox.putLines(meeting, [line('c2', 0)], 7, now);
+    respond = () => json(502, {});
+    expect(await sender.flush()).toMatchObject({ status: 'retry', retryAt: now + 1000 });
+  });
+
+  it('honours Retry-After on 429 and 503 within 1 s … 5 min, and retries 408', async () => {
+    await outbox.putLines(meeting, [line('c1', 0)], 7, now);
+    const sender = makeSender();
+    respond = () => new Response('{}', { status: 429, headers: { 'retry-after': '120' } });
+    expect(await sender.flush(true)).toEqual({ status: 'retry', retryAt: now + 120_000, error: 'server answered 429' });
+    respond = () => new Response('{}', { status: 503, headers: { 'retry-after': '86400' } });
+    expect(await sender.flush(true)).toMatchObject({ retryAt: now + BACKOFF_MAX_MS });
+    respond = () => json(408, {});
+    expect(await sender.flush(true)).toMatchObject({ status: 'retry', error: 'server answered 408' });
+    expect(await outbox.countLines()).toBe(1);
+    expect(await outbox.setAsides()).toEqual([]);
+  });
+
+  it('reads Retry-After as seconds or an HTTP date', () => {
+    expect(retryAfterDelay('5', now)).toBe(5000);
+    expect(retryAfterDelay(new Date(now + 30_000).toUTCString(), now)).toBe(30_000);
+    expect(retryAfterDelay('0', now)).toBe(1000);
+    expect(retryAfterDelay('soon', now)).toBeUndefined();
+    expect(retryAfterDelay(null, now)).toBeUndefined();
+  });
+
+  it('caps the backoff, jitter spreading each delay over its upper half', () => {
+    expect(backoffDelay(1, () => 1)).toBe(BACKOFF_BASE_MS);
+    expect(backoffDelay(1, () => 0)).toBe(BACKOFF_BASE_MS / 2);
+    expect(backoffDelay(30, () => 1)).toBe(BACKOFF_MAX_MS);
+    expect(backoffDelay(1000, () => 0.5)).toBe(0.75 * BACKOFF_MAX_MS);
   });
 });

@@ -7,28 +7,41 @@ import {
   ingestLinesInputSchema,
   ingestLinesOutputSchema,
   transcriptLineSchema,
-  type CaptureEvent,
-  type TranscriptLine,
 } from '@mbox/shared';
 import type { Account } from '../messages.js';
-import type { IngestMeeting, Outbox } from './outbox.js';
+import type { IngestMeeting, Outbox, SetAsideBatch } from './outbox.js';
 
 /**
  * Drains the outbox to the server. Per session: lines, then capture gaps, and the end only after its
- * last line and gap were acknowledged. 401: the token is invalid, sending stops until a new sign-in (the
- * outbox is kept). 429, 5xx and network errors: keep everything and retry with exponential backoff.
- * Other 4xx: the server will never accept that batch; it is set aside (counted, shown in the popup) so
- * it cannot block the queue.
+ * last line and gap were acknowledged. How an answer is taken (docs/security.md, "Extension bridge and outbox"):
+ * - 2xx with the expected body: delivered; the backoff resets.
+ * - 401: the token is invalid or expired; sending stops until a new sign-in (the outbox is kept).
+ * - 408, 429, 5xx, network errors, a 2xx that is not our answer: transient; everything is kept and
+ *   retried after a capped exponential backoff with jitter (Retry-After honoured on 429/503).
+ * - Any other 4xx (400, 403, 404, 413, 422, ...): the server will answer the same again. The batch is set
+ *   aside with its items (kept, shown in the popup, sent again or discarded only when the user says so),
+ *   so it cannot block the batches behind it. Items that fail the shared schema are set aside unsent.
  */
 
 export const BATCH_SIZE = 200;
 export const BACKOFF_BASE_MS = 2000;
 export const BACKOFF_MAX_MS = 5 * 60_000;
+/** Statuses that say "try again later" rather than "never". */
+const TRANSIENT_4XX = new Set([408, 429]);
 
 export type FlushResult =
   | { status: 'done' }
   | { status: 'signed-out' }
   | { status: 'retry'; retryAt: number; error: string };
+
+export interface RetrySetAsidesResult {
+  /** Batches the server took this time (they left the set-aside list). */
+  delivered: number;
+  /** Batches refused again (they stay, with the new reason). */
+  refused: number;
+  /** Why the retry stopped early (signed out, server unreachable); the rest stay set aside. */
+  error: string | null;
+}
 
 export interface SenderDeps {
   outbox: Outbox;
@@ -37,13 +50,28 @@ export interface SenderDeps {
   /** The server refused the token (401). */
   rejectAccount: () => Promise<void>;
   now: () => number;
+  /** Jitter source in [0, 1); Math.random in the extension. */
+  random?: () => number;
   log?: (message: string) => void;
 }
 
-type Outcome = 'ok' | { drop: string } | 'unauthorized' | { retry: string };
+type Outcome = 'ok' | 'unauthorized' | { refused: string } | { retry: string; afterMs?: number };
 
-export function backoffDelay(attempt: number): number {
-  return Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, attempt - 1));
+/**
+ * Delay before retry number `attempt` (1, 2, ...): doubling from 2 s up to 5 min, with "equal jitter"
+ * (half fixed, half random) so many extensions do not return in step after an outage. Never under 1 s.
+ */
+export function backoffDelay(attempt: number, random: () => number = Math.random): number {
+  const ceiling = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, Math.min(attempt, 30) - 1));
+  return Math.round(ceiling / 2 + (ceiling / 2) * random());
+}
+
+/** A Retry-After header (seconds or an HTTP date) as a delay, kept within 1 s … the backoff cap. */
+export function retryAfterDelay(header: string | null, now: number): number | undefined {
+  if (!header) return undefined;
+  const seconds = /^\s*\d+\s*$/.test(header) ? Number(header) * 1000 : Date.parse(header) - now;
+  if (!Number.isFinite(seconds)) return undefined;
+  return Math.min(BACKOFF_MAX_MS, Math.max(1000, seconds));
 }
 
 /** Fits the meeting facts to the ingest schema so a long title or odd participant name cannot block a batch. */
@@ -54,6 +82,22 @@ export function sanitizeMeeting(meeting: IngestMeeting): IngestMeeting {
   const participants = [...new Set((meeting.participants ?? []).map((p) => p.trim().slice(0, 200)).filter(Boolean))];
   if (participants.length > 0) clean.participants = participants.slice(0, 500);
   return clean;
+}
+
+/** Splits items into those the schema accepts and those it refuses, with the first refusal's message. */
+function partition<T>(items: readonly T[], schema: { safeParse(value: unknown): { success: boolean; error?: { issues: { message: string }[] } } }) {
+  const valid: T[] = [];
+  const invalid: T[] = [];
+  let issue = '';
+  for (const item of items) {
+    const parsed = schema.safeParse(item);
+    if (parsed.success) valid.push(item);
+    else {
+      invalid.push(item);
+      issue ||= parsed.error?.issues[0]?.message ?? 'rejected';
+    }
+  }
+  return { valid, invalid, issue };
 }
 
 export class Sender {
@@ -97,35 +141,46 @@ export class Sender {
     if (!account || account.rejected) return { status: 'signed-out' };
 
     for (const session of await outbox.sessions()) {
+      const { sessionId, meeting } = session;
       for (;;) {
-        const lines = await outbox.linesOf(session.sessionId, BATCH_SIZE);
+        const lines = await outbox.linesOf(sessionId, BATCH_SIZE);
         if (lines.length === 0) break;
-        const outcome = await this.sendLines(account, session.meeting, lines);
-        const stop = await this.settle(outcome, async (refused) => {
-          await outbox.ack(session.sessionId, lines, refused === null);
-          if (refused !== null) {
-            await outbox.setAside({ sessionId: session.sessionId, what: 'lines', count: lines.length, reason: refused, at: now() });
-          }
+        const { valid, invalid, issue } = partition(lines, transcriptLineSchema);
+        if (invalid.length > 0) {
+          this.deps.log?.(`setting aside ${invalid.length} invalid line(s) of ${sessionId}: ${issue}`);
+          await outbox.removeLines(sessionId, invalid.map((line) => line.captionId));
+          await outbox.setAside({ sessionId, batch: { kind: 'lines', meeting, lines: invalid }, reason: `invalid line: ${issue}`, at: now() });
+        }
+        if (valid.length === 0) continue;
+        const batch = { kind: 'lines', meeting, lines: valid } as const;
+        const stop = await this.settle(await this.send(account, batch), async (refused) => {
+          await outbox.ack(sessionId, valid, refused === null);
+          if (refused !== null) await outbox.setAside({ sessionId, batch, reason: refused, at: now() });
         });
         if (stop) return stop;
       }
       for (;;) {
-        const events = await outbox.eventsOf(session.sessionId, MAX_EVENTS_PER_BATCH);
+        const events = await outbox.eventsOf(sessionId, MAX_EVENTS_PER_BATCH);
         if (events.length === 0) break;
-        const outcome = await this.sendEvents(account, session.meeting, events);
-        const stop = await this.settle(outcome, async (refused) => {
-          await outbox.ackEvents(session.sessionId, events);
-          if (refused !== null) {
-            await outbox.setAside({ sessionId: session.sessionId, what: 'events', count: events.length, reason: refused, at: now() });
-          }
+        const { valid, invalid, issue } = partition(events, captureEventSchema);
+        if (invalid.length > 0) {
+          await outbox.ackEvents(sessionId, invalid);
+          await outbox.setAside({ sessionId, batch: { kind: 'events', meeting, events: invalid }, reason: `invalid gap report: ${issue}`, at: now() });
+        }
+        if (valid.length === 0) continue;
+        const batch = { kind: 'events', meeting, events: valid } as const;
+        const stop = await this.settle(await this.send(account, batch), async (refused) => {
+          await outbox.ackEvents(sessionId, valid);
+          if (refused !== null) await outbox.setAside({ sessionId, batch, reason: refused, at: now() });
         });
         if (stop) return stop;
       }
       if (session.finishedAt !== null) {
-        const outcome = await this.post(account, '/v1/transcript/end', { sessionId: session.sessionId, finishedAt: session.finishedAt }, (body) =>
-          endMeetingOutputSchema.safeParse(body).success,
-        );
-        const stop = await this.settle(outcome, () => outbox.removeSession(session.sessionId));
+        const batch = { kind: 'end', sessionId, finishedAt: session.finishedAt } as const;
+        const stop = await this.settle(await this.send(account, batch), async (refused) => {
+          if (refused !== null) await outbox.setAside({ sessionId, batch, reason: refused, at: now() });
+          await outbox.removeSession(sessionId);
+        });
         if (stop) return stop;
       }
     }
@@ -138,45 +193,72 @@ export class Sender {
    * leaves the queue: delivered (null) or refused for good (the reason).
    */
   private async settle(outcome: Outcome, done: (refused: string | null) => Promise<void>): Promise<FlushResult | null> {
-    if (outcome === 'ok' || (typeof outcome === 'object' && 'drop' in outcome)) {
-      await done(outcome === 'ok' ? null : outcome.drop);
-      if (outcome === 'ok') await this.deps.outbox.setLastSentAt(this.deps.now());
-      await this.deps.outbox.setRetryState(null);
-      return null;
-    }
+    const { outbox, now } = this.deps;
     if (outcome === 'unauthorized') {
       await this.deps.rejectAccount();
       return { status: 'signed-out' };
     }
-    const previous = await this.deps.outbox.retryState();
+    if (outcome === 'ok' || 'refused' in outcome) {
+      await done(outcome === 'ok' ? null : outcome.refused);
+      if (outcome === 'ok') await outbox.setLastSentAt(now());
+      // The server answered: whatever outage there was is over.
+      await outbox.setRetryState(null);
+      return null;
+    }
+    const previous = await outbox.retryState();
     const attempt = (previous?.attempt ?? 0) + 1;
-    const retryAt = this.deps.now() + backoffDelay(attempt);
-    await this.deps.outbox.setRetryState({ attempt, nextAt: retryAt, lastError: outcome.retry });
+    const retryAt = now() + (outcome.afterMs ?? backoffDelay(attempt, this.deps.random));
+    await outbox.setRetryState({ attempt, nextAt: retryAt, lastError: outcome.retry });
     return { status: 'retry', retryAt, error: outcome.retry };
   }
 
-  private async sendLines(account: Account, meeting: IngestMeeting, lines: TranscriptLine[]): Promise<Outcome> {
-    const valid = lines.filter((line) => {
-      const ok = transcriptLineSchema.safeParse(line).success;
-      if (!ok) this.deps.log?.(`dropping invalid line ${line.captionId}`);
-      return ok;
-    });
-    const body = { meeting: sanitizeMeeting(meeting), lines: valid };
-    if (valid.length === 0) return { drop: 'invalid lines' };
-    const parsed = ingestLinesInputSchema.safeParse(body);
-    if (!parsed.success) {
-      this.deps.log?.(`dropping batch of ${meeting.sessionId}: ${parsed.error.message}`);
-      return { drop: `invalid batch: ${parsed.error.issues[0]?.message ?? 'rejected'}` };
+  /**
+   * Sends every set-aside batch again, oldest first (the user pressed Retry in the popup). Delivered
+   * ones leave the list, refused ones stay with the new reason; a transient failure or 401 stops.
+   */
+  async retrySetAsides(): Promise<RetrySetAsidesResult> {
+    const { outbox, now } = this.deps;
+    const result: RetrySetAsidesResult = { delivered: 0, refused: 0, error: null };
+    const account = await this.deps.getAccount();
+    if (!account || account.rejected) return { ...result, error: 'signed out: sign in in the web app first' };
+    for (const entry of await outbox.setAsides()) {
+      if (entry.id === undefined) continue;
+      const outcome = await this.send(account, entry.batch);
+      if (outcome === 'ok') {
+        await outbox.removeSetAside(entry.id);
+        if (entry.batch.kind === 'lines') await outbox.ack(entry.sessionId, entry.batch.lines, true);
+        await outbox.setLastSentAt(now());
+        result.delivered += 1;
+      } else if (outcome === 'unauthorized') {
+        await this.deps.rejectAccount();
+        return { ...result, error: 'the server no longer accepts the token: sign in again in the web app' };
+      } else if ('refused' in outcome) {
+        await outbox.updateSetAside(entry.id, outcome.refused, now());
+        result.refused += 1;
+      } else {
+        return { ...result, error: outcome.retry };
+      }
     }
-    return this.post(account, '/v1/transcript/lines', parsed.data, (answer) => ingestLinesOutputSchema.safeParse(answer).success);
+    return result;
   }
 
-  private async sendEvents(account: Account, meeting: IngestMeeting, events: CaptureEvent[]): Promise<Outcome> {
-    const valid = events.filter((event) => captureEventSchema.safeParse(event).success);
-    if (valid.length === 0) return { drop: 'invalid capture events' };
-    const parsed = ingestEventsInputSchema.safeParse({ meeting: sanitizeMeeting(meeting), events: valid });
-    if (!parsed.success) return { drop: `invalid events: ${parsed.error.issues[0]?.message ?? 'rejected'}` };
-    return this.post(account, '/v1/transcript/events', parsed.data, (answer) => ingestEventsOutputSchema.safeParse(answer).success);
+  private send(account: Account, batch: SetAsideBatch): Promise<Outcome> | Outcome {
+    switch (batch.kind) {
+      case 'lines': {
+        const parsed = ingestLinesInputSchema.safeParse({ meeting: sanitizeMeeting(batch.meeting), lines: batch.lines });
+        if (!parsed.success) return { refused: `invalid batch: ${parsed.error.issues[0]?.message ?? 'rejected'}` };
+        return this.post(account, '/v1/transcript/lines', parsed.data, (answer) => ingestLinesOutputSchema.safeParse(answer).success);
+      }
+      case 'events': {
+        const parsed = ingestEventsInputSchema.safeParse({ meeting: sanitizeMeeting(batch.meeting), events: batch.events });
+        if (!parsed.success) return { refused: `invalid gap reports: ${parsed.error.issues[0]?.message ?? 'rejected'}` };
+        return this.post(account, '/v1/transcript/events', parsed.data, (answer) => ingestEventsOutputSchema.safeParse(answer).success);
+      }
+      case 'end':
+        return this.post(account, '/v1/transcript/end', { sessionId: batch.sessionId, finishedAt: batch.finishedAt }, (answer) =>
+          endMeetingOutputSchema.safeParse(answer).success,
+        );
+    }
   }
 
   private async post(account: Account, path: string, body: unknown, isValidAnswer: (answer: unknown) => boolean): Promise<Outcome> {
@@ -190,11 +272,15 @@ export class Sender {
     } catch (error) {
       return { retry: `server unreachable (${error instanceof Error ? error.message : String(error)})` };
     }
-    if (response.status === 401) return 'unauthorized';
-    if (response.status === 429 || response.status >= 500) return { retry: `server answered ${response.status}` };
-    if (response.status >= 400) {
+    const { status } = response;
+    if (status === 401) return 'unauthorized';
+    if (TRANSIENT_4XX.has(status) || status >= 500) {
+      const afterMs = status === 429 || status === 503 ? retryAfterDelay(response.headers.get('retry-after'), this.deps.now()) : undefined;
+      return afterMs === undefined ? { retry: `server answered ${status}` } : { retry: `server answered ${status}`, afterMs };
+    }
+    if (status >= 400) {
       const text = await response.text().catch(() => '');
-      this.deps.log?.(`${path} answered ${response.status}: ${text}; batch set aside`);
+      this.deps.log?.(`${path} answered ${status}: ${text}; batch set aside`);
       const message = (() => {
         try {
           return (JSON.parse(text) as { message?: unknown }).message;
@@ -202,7 +288,7 @@ export class Sender {
           return undefined;
         }
       })();
-      return { drop: `server refused (${response.status}${typeof message === 'string' ? `: ${message.slice(0, 200)}` : ''})` };
+      return { refused: `server refused (${status}${typeof message === 'string' ? `: ${message.slice(0, 200)}` : ''})` };
     }
     // A 2xx that is not our answer (captive portal, wrong server) must not count as delivered.
     const answer: unknown = await response.json().catch(() => null);

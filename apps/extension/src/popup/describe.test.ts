@@ -23,7 +23,8 @@ const base: PopupState = {
   pendingLines: 1,
   pendingEvents: 0,
   pendingEnds: 0,
-  setAsides: { batches: 0, items: 0, lastReason: null },
+  setAsides: { batches: 0, lines: 0, events: 0, ends: 0, lastReason: null },
+  foreignOrigin: null,
   lastSentAt: now - 1000,
   lastError: null,
   nextRetryAt: null,
@@ -74,12 +75,31 @@ describe('describePopup', () => {
 
   it('reports broken capture and set-aside batches', () => {
     const broken = describePopup(
-      { ...base, health: { ...health, unreadable: true }, setAsides: { batches: 2, items: 7, lastReason: 'server refused (400)' } },
+      {
+        ...base,
+        health: { ...health, unreadable: true },
+        setAsides: { batches: 2, lines: 7, events: 1, ends: 0, lastReason: 'server refused (400)' },
+      },
       now,
     );
     expect(broken.capture?.region.text).toBe('Found, but unreadable');
     expect(broken.alert).toMatch(/cannot read Meet's captions/);
-    expect(broken.setAsides.text).toBe('7 items set aside: the server refused 2 batches (server refused (400)).');
+    expect(broken.setAsides).toEqual({
+      text: 'Set aside: 7 lines, 1 gap report. The server refused 2 batches (server refused (400)); kept until you retry or discard.',
+      tone: 'warn',
+    });
+    expect(describePopup(base, now).setAsides.text).toBe('');
+  });
+
+  it('says which pages may sign the extension in, and names a page that was ignored', () => {
+    expect(describePopup(base, now).serverHint.text).toBe('Only http://127.0.0.1:4000 can sign the extension in.');
+    expect(describePopup({ ...base, serverOrigin: null }, now).serverHint.text).toBe(
+      'No server set: only http://localhost:3000 or http://127.0.0.1:3000 can sign the extension in.',
+    );
+    expect(describePopup({ ...base, foreignOrigin: 'http://localhost:5555' }, now).serverHint).toEqual({
+      text: 'Ignored a sign-in from http://localhost:5555: it is not the server set here. If that is your Mbox, enter it above and Save.',
+      tone: 'warn',
+    });
   });
 
   it('hides capture rows outside a call', () => {

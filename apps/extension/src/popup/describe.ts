@@ -1,4 +1,4 @@
-import { captureGapText } from '@mbox/shared';
+import { captureGapText, DEFAULT_SERVER_ORIGINS } from '@mbox/shared';
 import type { CaptureHealth, PopupState } from '../messages.js';
 
 /** What the popup shows for a state: plain texts and tones, so the rules are tested without a DOM. */
@@ -19,7 +19,10 @@ export interface PopupView {
   alert: string;
   gaps: string[];
   outbox: Shown;
+  /** Empty text when nothing is set aside (the Retry and Discard buttons are hidden then). */
   setAsides: Shown;
+  /** Under the Server field: which pages may sign the extension in, or which page was ignored. */
+  serverHint: Shown;
 }
 
 const clock = (ms: number) => new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
@@ -104,6 +107,12 @@ export function describePopup(state: PopupState, now: number): PopupView {
     state.pendingEnds ? plural(state.pendingEnds, 'meeting end') : '',
   ].filter(Boolean);
   const { setAsides } = state;
+  const setAsideItems = [
+    setAsides.lines ? plural(setAsides.lines, 'line') : '',
+    setAsides.events ? plural(setAsides.events, 'gap report') : '',
+    setAsides.ends ? plural(setAsides.ends, 'meeting end') : '',
+  ].filter(Boolean);
+  const refusedBatches = setAsides.batches === 1 ? 'a batch' : `${setAsides.batches} batches`;
 
   return {
     connection,
@@ -116,9 +125,14 @@ export function describePopup(state: PopupState, now: number): PopupView {
     outbox: waiting.length ? { text: `Waiting to be sent: ${waiting.join(', ')}.`, tone: 'muted' } : { text: 'Everything is sent.', tone: 'good' },
     setAsides: setAsides.batches
       ? {
-          text: `${plural(setAsides.items, 'item')} set aside: the server refused ${setAsides.batches === 1 ? 'a batch' : `${setAsides.batches} batches`}${setAsides.lastReason ? ` (${setAsides.lastReason})` : ''}.`,
+          text: `Set aside: ${setAsideItems.join(', ')}. The server refused ${refusedBatches}${setAsides.lastReason ? ` (${setAsides.lastReason})` : ''}; kept until you retry or discard.`,
           tone: 'warn',
         }
       : { text: '', tone: 'muted' },
+    serverHint: state.foreignOrigin
+      ? { text: `Ignored a sign-in from ${state.foreignOrigin}: it is not the server set here. If that is your Mbox, enter it above and Save.`, tone: 'warn' }
+      : state.serverOrigin
+        ? { text: `Only ${state.serverOrigin} can sign the extension in.`, tone: 'muted' }
+        : { text: `No server set: only ${DEFAULT_SERVER_ORIGINS.join(' or ')} can sign the extension in.`, tone: 'muted' },
   };
 }

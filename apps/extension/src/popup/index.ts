@@ -1,4 +1,5 @@
 import { normalizeOrigin } from '@mbox/shared';
+import type { RetrySetAsidesResult } from '../background/sender.js';
 import type { PopupState, SetServerOriginReply } from '../messages.js';
 import { describePopup, type Shown } from './describe.js';
 
@@ -44,6 +45,8 @@ function render(state: PopupState): void {
   el('gaps').replaceChildren(...view.gaps.map((text) => Object.assign(document.createElement('li'), { textContent: text })));
   show('outbox', view.outbox);
   show('set-asides', view.setAsides);
+  el('set-aside-box').hidden = view.setAsides.text === '';
+  show('server-hint', view.serverHint);
   const input = el('server') as HTMLInputElement;
   if (!serverEdited) input.value = state.serverOrigin ?? '';
 }
@@ -87,6 +90,41 @@ el('server').addEventListener('input', () => {
   serverEdited = true;
 });
 el('server-form').addEventListener('submit', (event) => void saveServer(event as SubmitEvent));
+function retryNote(result: RetrySetAsidesResult | null): Shown {
+  if (!result) return { text: 'Could not reach the extension.', tone: 'bad' };
+  const done = [
+    result.delivered ? `${result.delivered} delivered` : '',
+    result.refused ? `${result.refused} refused again` : '',
+  ].filter(Boolean);
+  const summary = done.length ? `${done.join(', ')}.` : '';
+  return result.error ? { text: `${summary} Stopped: ${result.error}.`.trim(), tone: 'bad' } : { text: summary || 'Nothing to retry.', tone: 'muted' };
+}
+
+function confirmingDiscard(on: boolean): void {
+  el('discard-confirm').hidden = !on;
+  el('discard-set-asides').hidden = on;
+  el('retry-set-asides').hidden = on;
+}
+
+el('retry-set-asides').addEventListener('click', () => {
+  show('set-aside-note', { text: 'Sending…', tone: 'muted' });
+  void chrome.runtime.sendMessage({ type: 'retry-set-asides' }).then(async (result: RetrySetAsidesResult | null) => {
+    show('set-aside-note', retryNote(result));
+    await refresh();
+  });
+});
+el('discard-set-asides').addEventListener('click', () => {
+  show('set-aside-note', '');
+  confirmingDiscard(true);
+});
+el('discard-no').addEventListener('click', () => confirmingDiscard(false));
+el('discard-yes').addEventListener('click', () => {
+  void chrome.runtime.sendMessage({ type: 'discard-set-asides' }).then(async () => {
+    confirmingDiscard(false);
+    show('set-aside-note', { text: 'Discarded.', tone: 'muted' });
+    await refresh();
+  });
+});
 el('send-now').addEventListener('click', () => {
   void chrome.runtime.sendMessage({ type: 'flush-now' }).then(refresh);
 });

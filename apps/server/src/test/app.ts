@@ -1,13 +1,14 @@
 import { createTRPCClient, httpLink, httpSubscriptionLink, splitLink } from '@trpc/client';
 import { EventSource } from 'eventsource';
-import pino from 'pino';
 import { AiEngine } from '../ai/index.js';
 import { buildApp } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
 import type { AppDeps } from '../deps.js';
 import { EventBus } from '../events.js';
+import { createLogger } from '../http/logger.js';
 import { Jobs } from '../jobs/jobs.js';
 import type { AppRouter } from '../trpc/app-router.js';
+import type { ContextRequest } from '../trpc/context.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 
 export interface TestApp {
@@ -15,7 +16,7 @@ export interface TestApp {
   db: TestDatabase;
   /** Origin of the listening server, e.g. http://127.0.0.1:41234 */
   url: string;
-  /** Signs in a local account and returns its bearer token. */
+  /** Signs in a local account and returns its bearer (access) token. */
   signIn(email?: string): Promise<string>;
   /** Calls the REST facade with a JSON body and bearer token; returns status and parsed body. */
   rest<T = unknown>(
@@ -28,6 +29,28 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** What createContext reads, for calling procedures without HTTP: a bearer call from `ip`. */
+export function bearerContextRequest(deps: AppDeps, options: { token?: string; ip: string }): ContextRequest {
+  return {
+    method: 'POST',
+    authorization: options.token ? `Bearer ${options.token}` : undefined,
+    host: '127.0.0.1',
+    userAgent: 'test',
+    ip: options.ip,
+    id: 'test',
+    log: deps.log,
+    cookies: { get: () => undefined, set: () => {} },
+  };
+}
+
+/** Tests sign in and summarise far faster than people; the rate-limit tests set their own limits. */
+const TEST_RATE_LIMITS = {
+  RATE_LIMIT_SIGN_IN: '100000/1m',
+  RATE_LIMIT_TOKENS: '100000/1m',
+  RATE_LIMIT_REFERRAL: '100000/1m',
+  RATE_LIMIT_SUMMARIZER: '100000/1m',
+};
+
 /** Starts the real server on a new test database, listening on a random loopback port. */
 export async function startTestApp(
   overrides: Partial<Config> = {},
@@ -35,11 +58,11 @@ export async function startTestApp(
 ): Promise<TestApp> {
   const db = await createTestDatabase({ embedded: options.embeddedDatabase === true });
   const config = {
-    ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PORT: '0', DATA_DIR: '/nonexistent' }),
+    ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PORT: '0', DATA_DIR: '/nonexistent', ...TEST_RATE_LIMITS }),
     ...overrides,
   };
   const shutdown = new AbortController();
-  const log = pino({ level: config.LOG_LEVEL });
+  const log = createLogger(config);
   const deps: AppDeps = {
     ai: AiEngine.fromConfig(config),
     config,
@@ -82,12 +105,19 @@ export async function startTestApp(
       return body.token;
     },
     trpc(token) {
-      const headers = () => (token ? { authorization: `Bearer ${token}` } : {});
+      const headers = (): Record<string, string> => (token ? { authorization: `Bearer ${token}` } : {});
       return createTRPCClient<AppRouter>({
         links: [
           splitLink({
             condition: (op) => op.type === 'subscription',
-            true: httpSubscriptionLink({ url: `${url}/trpc`, EventSource, connectionParams: () => ({ token: token ?? '' }) }),
+            // SSE authenticates like every call, by header: the eventsource package lets us add one.
+            true: httpSubscriptionLink({
+              url: `${url}/trpc`,
+              EventSource,
+              eventSourceOptions: {
+                fetch: (input, init) => fetch(input, { ...init, headers: { ...init?.headers, ...headers() } }),
+              },
+            }),
             false: httpLink({ url: `${url}/trpc`, headers }),
           }),
         ],

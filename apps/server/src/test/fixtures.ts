@@ -1,4 +1,5 @@
 import type { Message } from '@mbox/shared';
+import { credentialCache } from '../modules/auth/credential-cache.js';
 import type { TestApp } from './app.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -9,6 +10,8 @@ export async function makePremium(app: TestApp, email: string, days = 30): Promi
     where: { email },
     data: { isPremium: true, premiumUntil: new Date(Date.now() + days * DAY_MS) },
   });
+  // Written behind the services' back: signed-in users cached with their credentials must be read again.
+  credentialCache(app.deps).clear();
 }
 
 export interface SeedLine {

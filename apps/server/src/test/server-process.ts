@@ -16,10 +16,11 @@ export interface ServerProcess {
   exited: Promise<number | null>;
 }
 
-/** Runs the real entry point the way `npm start` does, on embedded PGlite in `dataDir`. */
-export function spawnServer(dataDir: string, port: number): ServerProcess {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' };
+/** Runs the real entry point the way `npm start` does, on embedded PGlite in `dataDir` unless `extraEnv` names a DATABASE_URL. */
+export function spawnServer(dataDir: string, port: number, extraEnv: NodeJS.ProcessEnv = {}): ServerProcess {
+  const env: NodeJS.ProcessEnv = { ...process.env };
   delete env.DATABASE_URL;
+  Object.assign(env, { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' }, extraEnv);
   // As `npm start` runs it: one node process (tsx as a loader), so signals reach the server itself.
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], { cwd: repoRoot, env });
   let output = '';
@@ -30,8 +31,8 @@ export function spawnServer(dataDir: string, port: number): ServerProcess {
 }
 
 /** Starts the server and waits until it serves. */
-export async function startServer(dataDir: string, port: number): Promise<ServerProcess> {
-  const running = spawnServer(dataDir, port);
+export async function startServer(dataDir: string, port: number, extraEnv: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
+  const running = spawnServer(dataDir, port, extraEnv);
   const deadline = Date.now() + 90_000;
   while (!running.output().includes('Mbox is ready')) {
     if (running.child.exitCode !== null) throw new Error(`server exited early:\n${running.output()}`);

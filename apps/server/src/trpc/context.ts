@@ -1,6 +1,11 @@
+// Types of request.cookies and reply.setCookie (the plugin is registered in app.ts).
+import type {} from '@fastify/cookie';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ACCESS_COOKIE, CSRF_COOKIE, CSRF_HEADER } from '@mbox/shared';
 import type { AppDeps } from '../deps.js';
-import type { AuthUser } from '../modules/auth/service.js';
-import { authenticateBearer } from '../modules/auth/service.js';
+import { csrfMatches, type CookieJar } from '../modules/auth/cookies.js';
+import { authenticateBearer, type AuthUser } from '../modules/auth/service.js';
+import { authenticateAccessToken, CredentialRefused } from '../modules/auth/sessions.js';
 
 export interface Context {
   deps: AppDeps;
@@ -9,17 +14,115 @@ export interface Context {
   /** Fastify's id of the request, shown to the client on a 500 so the log line can be found. */
   requestId: string;
   user: AuthUser | null;
+  /** The session the call was made with; null for extension tokens, Firebase ID tokens and no sign-in. */
+  sessionId: string | null;
+  /** Why the credentials sent were refused: the 401/403 of a call that needs a user names it. */
+  authRefusal: AuthRefusal | null;
   /** Client address, for limits on public calls. */
   ip: string;
+  /** Host name the client addressed, lower case, without port (`[::1]` keeps its brackets). */
+  host: string;
+  userAgent: string;
+  /** The web app's session cookies. */
+  cookies: CookieJar;
+  /**
+   * False for a state-changing call that carried cookies without echoing the CSRF cookie in the
+   * X-CSRF-Token header: such a call may come from another site's page and gets no cookie session.
+   */
+  csrfPassed: boolean;
 }
 
-/** Builds the context of one call from its bearer token (header, or connection params for SSE). */
-export async function createContext(
-  deps: AppDeps,
-  request: { authorization?: string; connectionToken?: string; ip: string; id: string; log: AppDeps['log'] },
-): Promise<Context> {
-  const header = request.authorization?.match(/^Bearer\s+(.+)$/i)?.[1];
-  const token = header ?? request.connectionToken;
-  const user = token ? await authenticateBearer(deps, token) : null;
-  return { deps, log: request.log, requestId: request.id, user, ip: request.ip };
+export interface AuthRefusal {
+  code: 'UNAUTHORIZED' | 'FORBIDDEN';
+  message: string;
+}
+
+export interface ContextRequest {
+  method: string;
+  authorization?: string;
+  csrfHeader?: string;
+  host: string;
+  userAgent: string;
+  ip: string;
+  id: string;
+  log: AppDeps['log'];
+  cookies: CookieJar;
+}
+
+/** Reads what the context needs from a Fastify request; cookies are set on its reply (@fastify/cookie). */
+export function contextRequest(deps: AppDeps, req: FastifyRequest, reply: FastifyReply): ContextRequest {
+  const header = (name: string) => {
+    const value = req.headers[name];
+    return typeof value === 'string' ? value : undefined;
+  };
+  return {
+    method: req.method,
+    authorization: header('authorization'),
+    csrfHeader: header(CSRF_HEADER),
+    host: hostName(req.host ?? ''),
+    userAgent: header('user-agent') ?? '',
+    ip: req.ip,
+    id: req.id,
+    log: deps.log.child({ reqId: req.id }),
+    cookies: {
+      get: (name) => req.cookies[name],
+      set: (name, value, options) =>
+        void reply.setCookie(name, value, {
+          httpOnly: options.httpOnly,
+          path: options.path,
+          maxAge: options.maxAgeSeconds,
+          secure: options.secure,
+          sameSite: options.sameSite,
+        }),
+    },
+  };
+}
+
+/** `localhost:3000` → `localhost`, `[::1]:3000` → `[::1]`. */
+export function hostName(host: string): string {
+  const lower = host.toLowerCase();
+  if (lower.startsWith('[')) return lower.slice(0, lower.indexOf(']') + 1);
+  return lower.split(':')[0] ?? '';
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Builds the context of one call. Credentials come from the `Authorization: Bearer` header (API
+ * clients, the extension) or, for the web app, from its httpOnly access cookie; never from the URL.
+ */
+export async function createContext(deps: AppDeps, request: ContextRequest): Promise<Context> {
+  const bearer = request.authorization?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
+  const cookieToken = request.cookies.get(ACCESS_COOKIE);
+  const stateChanging = !SAFE_METHODS.has(request.method.toUpperCase());
+  // Bearer calls need no CSRF token: another site's page cannot make the browser add that header.
+  const csrfPassed =
+    bearer !== undefined || !stateChanging || csrfMatches(request.cookies.get(CSRF_COOKIE), request.csrfHeader);
+  const base = {
+    deps,
+    log: request.log,
+    requestId: request.id,
+    ip: request.ip,
+    host: request.host,
+    userAgent: request.userAgent,
+    cookies: request.cookies,
+    csrfPassed,
+  };
+  const anonymous = (authRefusal: AuthRefusal | null): Context => ({ ...base, user: null, sessionId: null, authRefusal });
+
+  if (bearer === undefined && cookieToken === undefined) return anonymous(null);
+  if (!csrfPassed) {
+    return anonymous({
+      code: 'FORBIDDEN',
+      message: `CSRF check failed: a state-changing call signed in by cookie must repeat the ${CSRF_COOKIE} cookie in the X-CSRF-Token header`,
+    });
+  }
+  try {
+    const { user, sessionId } =
+      bearer !== undefined ? await authenticateBearer(deps, bearer) : await authenticateAccessToken(deps, cookieToken ?? '');
+    return { ...base, user, sessionId, authRefusal: null };
+  } catch (error) {
+    if (!(error instanceof CredentialRefused)) throw error;
+    return anonymous({ code: 'UNAUTHORIZED', message: `Sign in required: ${error.message}` });
+  }
 }

@@ -3,7 +3,7 @@ import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { DAILY_LIMIT_REACHED, isPremiumActive } from '@mbox/shared';
-import { startTestApp, type TestApp } from '../test/app.js';
+import { bearerContextRequest, startTestApp, type TestApp } from '../test/app.js';
 import { makePremium } from '../test/fixtures.js';
 import { createContext } from './context.js';
 import { dailyLimit, usageDay } from './rate-limit.js';
@@ -33,7 +33,7 @@ describe('daily limit middleware', () => {
   afterAll(() => app.close());
 
   const caller = async (token: string | undefined, ip = '203.0.113.7') =>
-    createCaller(await createContext(app.deps, { authorization: token ? `Bearer ${token}` : undefined, ip, id: 'test', log: app.deps.log }));
+    createCaller(await createContext(app.deps, bearerContextRequest(app.deps, { token, ip })));
 
   const rejection = async (call: Promise<unknown>) => {
     const error = await call.then(

@@ -70,9 +70,28 @@ const logFailures = t.middleware(async ({ ctx, path, next }) => {
 
 export const publicProcedure = t.procedure.use(logFailures).use(inputErrors).use(normalizeInput);
 
-export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
-  if (!ctx.user) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Sign in required: missing or invalid token' });
+/**
+ * Calls the browser extension makes with its token: sending caption lines and capture gaps, ending a
+ * meeting. Session tokens may make them too. Missing or refused credentials: 401 (403 for a failed CSRF
+ * check), naming why.
+ */
+export const extensionProcedure = publicProcedure.use(({ ctx, next }) => {
+  if (!ctx.user) {
+    const refusal = ctx.authRefusal ?? { code: 'UNAUTHORIZED', message: 'Sign in required: missing or invalid token' };
+    throw new TRPCError(refusal);
+  }
   return next({ ctx: { ...ctx, user: ctx.user } });
+});
+
+/** Everything else, minting extension tokens included: a signed-in session (or Firebase ID token) only. */
+export const authedProcedure = extensionProcedure.use(({ ctx, next }) => {
+  if (ctx.user.via === 'extension') {
+    throw new TRPCError({
+      code: 'FORBIDDEN',
+      message: 'Extension tokens may only send transcripts and end meetings: this call needs a signed-in session',
+    });
+  }
+  return next();
 });
 
 export const premiumProcedure = authedProcedure.use(({ ctx, next }) => {

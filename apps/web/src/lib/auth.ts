@@ -1,6 +1,13 @@
 import { useSyncExternalStore } from 'react';
+import { CSRF_COOKIE, CSRF_HEADER, REFRESH_PATH } from '@mbox/shared/auth-cookies';
 
-/** The signed-in user as the login calls return it. */
+/**
+ * The web app keeps no token that page scripts could read: the server holds the session in httpOnly
+ * cookies (access and refresh). What is stored here is a hint, the signed-in user's name and e-mail,
+ * so a returning user sees the app at once; the server remains the judge (a 401 signs out).
+ */
+
+/** The signed-in user as the sign-in calls return it. */
 export interface AuthUser {
   id: string;
   email: string;
@@ -8,14 +15,14 @@ export interface AuthUser {
 }
 
 export interface AuthState {
-  token: string | null;
   user: AuthUser | null;
 }
 
-export const TOKEN_KEY = 'mbox.token';
 export const USER_KEY = 'mbox.user';
 /** Spec §4: the local flag removed on logout (kept for parity with the original app). */
 export const AUTHORIZED_FLAG = 'isUserAuthorized';
+/** Where older versions kept the session token: removed at start-up, it must not linger. */
+const LEGACY_TOKEN_KEY = 'mbox.token';
 
 function readUser(): AuthUser | null {
   const raw = safeGet(USER_KEY);
@@ -58,14 +65,12 @@ function safeSet(key: string, value: string | null): void {
 }
 
 function load(): AuthState {
-  const token = safeGet(TOKEN_KEY);
-  return { token, user: token ? readUser() : null };
+  safeSet(LEGACY_TOKEN_KEY, null);
+  return { user: readUser() };
 }
 
 let state: AuthState = load();
 const listeners = new Set<() => void>();
-/** In Firebase mode the ID token expires hourly: this returns a fresh one (set by lib/firebase). */
-let tokenRefresher: ((force: boolean) => Promise<string | null>) | null = null;
 
 function emit(): void {
   for (const listener of listeners) listener();
@@ -77,40 +82,20 @@ export const authStore = {
     listeners.add(listener);
     return () => listeners.delete(listener);
   },
-  signIn(token: string, user: AuthUser): void {
-    safeSet(TOKEN_KEY, token);
+  /** The server set the session cookies for `user`. */
+  signIn(user: AuthUser): void {
     safeSet(USER_KEY, JSON.stringify(user));
     safeSet(AUTHORIZED_FLAG, 'true');
-    state = { token, user };
-    emit();
-  },
-  /** Replaces the token only (a refreshed Firebase ID token); no re-render needed beyond listeners. */
-  setToken(token: string): void {
-    if (!state.token || token === state.token) return;
-    safeSet(TOKEN_KEY, token);
-    state = { ...state, token };
+    if (state.user && state.user.id === user.id && state.user.email === user.email && state.user.name === user.name) return;
+    state = { user };
     emit();
   },
   signOut(): void {
-    safeSet(TOKEN_KEY, null);
     safeSet(USER_KEY, null);
     safeSet(AUTHORIZED_FLAG, null);
-    tokenRefresher = null;
-    if (state.token === null && state.user === null) return;
-    state = { token: null, user: null };
+    if (state.user === null) return;
+    state = { user: null };
     emit();
-  },
-  setTokenRefresher(refresher: ((force: boolean) => Promise<string | null>) | null): void {
-    tokenRefresher = refresher;
-  },
-  canRefresh: (): boolean => tokenRefresher !== null,
-  /** The bearer for the next call: refreshed through Firebase when it signed the user in. */
-  async getToken(force = false): Promise<string | null> {
-    if (tokenRefresher && state.token) {
-      const fresh = await tokenRefresher(force);
-      if (fresh) authStore.setToken(fresh);
-    }
-    return state.token;
   },
   /** Test helper: re-read storage (tests write localStorage directly). */
   reload(): void {
@@ -121,4 +106,61 @@ export const authStore = {
 
 export function useAuth(): AuthState {
   return useSyncExternalStore(authStore.subscribe, authStore.get, authStore.get);
+}
+
+function readCookie(name: string): string | null {
+  if (typeof document === 'undefined') return null;
+  for (const part of document.cookie.split(';')) {
+    const [key, ...rest] = part.trim().split('=');
+    if (key === name) return decodeURIComponent(rest.join('='));
+  }
+  return null;
+}
+
+/**
+ * The CSRF token to echo in the X-CSRF-Token header of state-changing calls (double submit). It is
+ * set with the session, so its absence also means there is no session to refresh.
+ */
+export function csrfToken(): string | null {
+  return readCookie(CSRF_COOKIE);
+}
+
+export function csrfHeaders(): Record<string, string> {
+  const token = csrfToken();
+  return token ? { [CSRF_HEADER]: token } : {};
+}
+
+let refreshing: Promise<boolean> | null = null;
+
+async function postRefresh(): Promise<boolean> {
+  // Refresh tokens are single-use: after another tab refreshed, this tab's cookie jar already has the
+  // new one, so the request below (made after the lock is ours) sends it.
+  const response = await fetch(REFRESH_PATH, {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { 'content-type': 'application/json', ...csrfHeaders() },
+    body: '{}',
+  });
+  return response.ok;
+}
+
+/**
+ * Trades the refresh cookie for new session cookies; true when the session goes on. Calls that failed
+ * with 401 at the same time share one refresh, and tabs take turns (Web Locks) so that two tabs never
+ * send the same single-use refresh token.
+ */
+export function refreshSession(): Promise<boolean> {
+  if (!csrfToken()) return Promise.resolve(false);
+  refreshing ??= (async () => {
+    try {
+      const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
+      return locks ? await locks.request('mbox-session-refresh', postRefresh) : await postRefresh();
+    } catch (error) {
+      console.warn('[mbox] session refresh failed', error);
+      return false;
+    } finally {
+      refreshing = null;
+    }
+  })();
+  return refreshing;
 }

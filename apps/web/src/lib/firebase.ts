@@ -25,40 +25,18 @@ async function getFirebaseAuth(config: FirebaseWebConfig): Promise<Auth> {
   return authPromise;
 }
 
-export interface FirebaseSignIn {
-  idToken: string;
-  user: { id: string; email: string; name: string };
-}
-
-/** Spec §4 sign-in: Google popup, then the ID token (which is the bearer in Firebase mode). */
-export async function signInWithGooglePopup(config: FirebaseWebConfig): Promise<FirebaseSignIn> {
+/**
+ * Spec §4 sign-in: Google popup, then the ID token, which the server trades for its own session
+ * (auth.firebaseSignIn). Firebase's own session is ended right after: it keeps a refresh token in
+ * storage that page scripts can read, and the server's session cookies replace it.
+ */
+export async function signInWithGooglePopup(config: FirebaseWebConfig): Promise<string> {
   const auth = await getFirebaseAuth(config);
   const { GoogleAuthProvider, signInWithPopup } = await import('firebase/auth');
   const provider = new GoogleAuthProvider();
   provider.setCustomParameters({ prompt: 'select_account' });
   const credential = await signInWithPopup(auth, provider);
-  const idToken = await credential.user.getIdToken();
-  return {
-    idToken,
-    user: {
-      id: credential.user.uid,
-      email: credential.user.email ?? '',
-      name: credential.user.displayName ?? credential.user.email ?? '',
-    },
-  };
-}
-
-/**
- * Waits for Firebase to restore its session and returns a token getter, or null when Firebase has
- * no signed-in user any more (then the stored token is stale and the user must sign in again).
- */
-export async function restoreFirebaseSession(
-  config: FirebaseWebConfig,
-): Promise<((force: boolean) => Promise<string | null>) | null> {
-  const auth = await getFirebaseAuth(config);
-  await auth.authStateReady();
-  if (!auth.currentUser) return null;
-  return async (force) => (auth.currentUser ? auth.currentUser.getIdToken(force) : null);
+  return credential.user.getIdToken();
 }
 
 export async function firebaseSignOut(config: FirebaseWebConfig): Promise<void> {

@@ -3,9 +3,9 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useRef, use
 import type { AuthConfig } from '@mbox/shared/auth';
 import { DEFAULT_TIME_ZONE, isValidTimeZone } from '@mbox/shared/days';
 import { isPremiumActive } from '@mbox/shared/premium';
-import { authStore, useAuth, type AuthUser } from './auth';
+import { authStore, csrfToken, useAuth, type AuthUser } from './auth';
 import { setUnauthorizedHandler } from './errors';
-import { firebaseSignOut, restoreFirebaseSession, signInWithGooglePopup } from './firebase';
+import { firebaseSignOut, signInWithGooglePopup } from './firebase';
 import { runHandshake, signOutExtension } from './handshake';
 import { trpc } from './trpc';
 
@@ -21,7 +21,10 @@ export interface Session {
   premium: boolean;
   /** Local mode: `email` picks (or creates) a local account; Firebase mode: Google popup. */
   login: (options?: { email?: string }) => Promise<void>;
+  /** Ends this browser's session on the server, then here. */
   logout: () => Promise<void>;
+  /** Forgets the session in this tab only: after the server ended it (revoked, signed out everywhere). */
+  endLocally: () => void;
 }
 
 export const SessionContext = createContext<Session | null>(null);
@@ -33,60 +36,66 @@ export function useSession(): Session {
 }
 
 export function SessionProvider({ children }: { children: ReactNode }) {
-  const { token, user } = useAuth();
+  const { user } = useAuth();
   const queryClient = useQueryClient();
   const utils = trpc.useUtils();
   const config = trpc.auth.config.useQuery(undefined, { staleTime: Infinity, meta: { silent: true } });
-  const loginMutation = trpc.auth.login.useMutation({ meta: { silent: true } });
+  const signInMutation = trpc.auth.signIn.useMutation({ meta: { silent: true } });
+  const firebaseSignInMutation = trpc.auth.firebaseSignIn.useMutation({ meta: { silent: true } });
+  const logoutMutation = trpc.auth.logout.useMutation({ meta: { silent: true } });
   const extensionToken = trpc.auth.extensionToken.useMutation({ meta: { silent: true } });
   const mode = config.data?.mode ?? null;
-  const firebaseConfig = config.data?.firebase ?? null;
 
   const handshakeFor = useRef<string | null>(null);
 
-  // Firebase mode: the stored ID token is only usable once Firebase restored its session.
-  const [firebaseReady, setFirebaseReady] = useState(false);
+  // No user hint, but session cookies (the CSRF cookie is readable): ask the server who is signed in.
+  const [probing, setProbing] = useState(() => user === null && csrfToken() !== null);
   useEffect(() => {
-    if (mode !== 'firebase' || !token || !firebaseConfig || firebaseReady) return;
+    if (!probing) return;
     let cancelled = false;
-    restoreFirebaseSession(firebaseConfig)
-      .then((refresher) => {
-        if (cancelled) return;
-        if (refresher) authStore.setTokenRefresher(refresher);
-        else authStore.signOut();
-        setFirebaseReady(true);
+    utils.auth.me
+      .fetch()
+      .then((me) => {
+        if (!cancelled) authStore.signIn({ id: me.id, email: me.email, name: me.name });
       })
-      .catch((error: unknown) => {
-        // Spec §8: unknown initialization errors are only logged.
-        console.warn('[mbox] firebase start-up failed', error);
-        if (!cancelled) setFirebaseReady(true);
+      .catch(() => {
+        // Signed out (the 401 survived a refresh); nothing to show.
+      })
+      .finally(() => {
+        if (!cancelled) setProbing(false);
       });
     return () => {
       cancelled = true;
     };
-  }, [mode, token, firebaseConfig, firebaseReady]);
+  }, [probing, utils]);
 
   const configResolved = config.isSuccess || config.isError;
-  const waitingForFirebase = mode === 'firebase' && token !== null && !firebaseReady;
   const status: SessionStatus =
-    token === null ? 'signed-out' : !configResolved || waitingForFirebase ? 'loading' : 'signed-in';
+    user === null ? (probing ? 'loading' : 'signed-out') : !configResolved ? 'loading' : 'signed-in';
 
-  const logout = useCallback(async () => {
-    const firebase = firebaseConfig;
+  /** Forgets the session in this tab (the server already ended it, or is told to). */
+  const endLocally = useCallback(() => {
     authStore.signOut();
     handshakeFor.current = null;
     signOutExtension();
     queryClient.clear();
-    if (mode === 'firebase' && firebase) {
-      await firebaseSignOut(firebase).catch((error: unknown) => console.warn('[mbox] firebase sign-out failed', error));
-    }
-  }, [firebaseConfig, mode, queryClient]);
+  }, [queryClient]);
+
+  const { mutateAsync: serverLogout } = logoutMutation;
+  const logout = useCallback(async () => {
+    // The server ends the session and clears its cookies; sign out here even when it cannot be reached.
+    await serverLogout().catch((error: unknown) => console.warn('[mbox] sign-out call failed', error));
+    endLocally();
+  }, [serverLogout, endLocally]);
 
   useEffect(() => {
-    setUnauthorizedHandler(() => void logout());
-  }, [logout]);
+    // A 401 that survived a refresh: the session is gone on the server, only this tab still shows it.
+    setUnauthorizedHandler(() => {
+      if (authStore.get().user) endLocally();
+    });
+  }, [endLocally]);
 
-  // The server's view of the user (in Firebase mode the popup only knows the Firebase account).
+  // The server's view of the user.
   const me = trpc.auth.me.useQuery(undefined, { enabled: status === 'signed-in', staleTime: 60_000 });
 
   // Spec §4: once signed in, ask the extension whether it needs the user, once per user and page load.
@@ -107,22 +116,23 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         const current = config.data ?? (await utils.auth.config.fetch());
         if (current.mode === 'firebase') {
           if (!current.firebase) throw new Error('Firebase mode without a web config');
-          const result = await signInWithGooglePopup(current.firebase);
-          const refresher = await restoreFirebaseSession(current.firebase);
-          authStore.setTokenRefresher(refresher);
-          setFirebaseReady(true);
-          authStore.signIn(result.idToken, result.user);
+          const idToken = await signInWithGooglePopup(current.firebase);
+          const result = await firebaseSignInMutation.mutateAsync({ idToken });
+          await firebaseSignOut(current.firebase).catch((error: unknown) =>
+            console.warn('[mbox] firebase sign-out after the exchange failed', error),
+          );
+          authStore.signIn({ id: result.user.id, email: result.user.email, name: result.user.name });
         } else {
           const email = options.email?.trim();
-          const result = await loginMutation.mutateAsync(email ? { email } : {});
-          authStore.signIn(result.token, { id: result.user.id, email: result.user.email, name: result.user.name });
+          const result = await signInMutation.mutateAsync(email ? { email } : {});
+          authStore.signIn({ id: result.user.id, email: result.user.email, name: result.user.name });
         }
       } catch (error) {
         // Spec §8: a failed login returns no user and is only logged.
         console.warn('[mbox] login failed', error);
       }
     },
-    [config.data, loginMutation, utils],
+    [config.data, signInMutation, firebaseSignInMutation, utils],
   );
 
   const account = useAccountState(status === 'signed-in');
@@ -136,8 +146,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       premium: account.premium,
       login,
       logout,
+      endLocally,
     }),
-    [status, mode, user, me.data, account.onboarded, account.premium, login, logout],
+    [status, mode, user, me.data, account.onboarded, account.premium, login, logout, endLocally],
   );
 
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;

@@ -16,6 +16,7 @@ export function fakeSession(overrides: Partial<Session> = {}): Session {
     premium: false,
     login: async () => {},
     logout: async () => {},
+    endLocally: () => {},
     ...overrides,
   };
 }

@@ -1,16 +1,25 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { TRPCError } from '@trpc/server';
-import { initializeApp, deleteApp, type App } from 'firebase-admin/app';
-import { getAuth } from 'firebase-admin/auth';
-import { jwtVerify, SignJWT } from 'jose';
+import type { App } from 'firebase-admin/app';
 import {
   EXTENSION_TOKEN_PREFIX,
   firebaseWebConfigSchema,
   type AuthConfig,
+  type ExtensionTokenInfo,
   type PublicUser,
 } from '@mbox/shared';
 import type { AppDeps } from '../../deps.js';
 import { Prisma, type User } from '../../generated/prisma/client.js';
+import { credentialCache, forgetCredentials } from './credential-cache.js';
+import {
+  authenticateAccessToken,
+  authUserSelect,
+  createSession,
+  CredentialRefused,
+  looksLikeAccessToken,
+  sha256,
+  type IssuedSession,
+} from './sessions.js';
 
 /** The signed-in user as procedures see it. */
 export type AuthUser = Pick<
@@ -18,25 +27,11 @@ export type AuthUser = Pick<
   'id' | 'email' | 'name' | 'avatarUrl' | 'isPremium' | 'premiumUntil' | 'timezone'
 > & { via: 'session' | 'extension' };
 
-const SESSION_TTL = '30d';
-const ISSUER = 'mbox-local';
+const EXTENSION_TOKEN_TTL_MS = 90 * 24 * 3600 * 1000;
 const DEFAULT_LOCAL_ACCOUNT = { email: 'me@localhost', name: 'Local user' };
-const authUserSelect = {
-  id: true,
-  email: true,
-  name: true,
-  avatarUrl: true,
-  isPremium: true,
-  premiumUntil: true,
-  timezone: true,
-} as const;
 
 export function toPublicUser(user: Pick<User, 'id' | 'email' | 'name' | 'avatarUrl'>): PublicUser {
   return { id: user.id, email: user.email, name: user.name, avatarUrl: user.avatarUrl };
-}
-
-function sha256(value: string): string {
-  return createHash('sha256').update(value).digest('hex');
 }
 
 function newReferralCode(): string {
@@ -80,33 +75,105 @@ export function authConfig(deps: AppDeps): AuthConfig {
   return { mode: 'firebase', firebase: emulator ? { ...web, emulatorUrl: `http://${emulator}` } : web };
 }
 
-/** Local mode: passwordless sign-in to a local account; refused in Firebase mode. */
-export async function loginLocal(deps: AppDeps, input: { email?: string; name?: string }) {
+/** Where a sign-in comes from: local sign-in is only for this machine. */
+export interface SignInOrigin {
+  ip: string;
+  /** Host name the client addressed, without port. */
+  host: string;
+  userAgent: string;
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+export function isLoopbackAddress(ip: string): boolean {
+  const v4 = ip.startsWith('::ffff:') ? ip.slice(7) : ip;
+  return v4.startsWith('127.') || ip === '::1';
+}
+
+/**
+ * Local accounts have no password, so only this machine may sign in: the connection must come from a
+ * loopback address and name a loopback host. The Host check stops DNS rebinding (a page on another
+ * site whose name now points at 127.0.0.1 still sends its own name). An operator who chose
+ * ALLOW_LOCAL_AUTH_ON_NETWORK opened local sign-in to the network on purpose.
+ */
+function checkLocalSignInOrigin(deps: AppDeps, origin: SignInOrigin): void {
+  if (deps.config.ALLOW_LOCAL_AUTH_ON_NETWORK) return;
+  if (!isLoopbackAddress(origin.ip) || !LOOPBACK_HOSTS.has(origin.host)) {
+    throw new TRPCError({
+      code: 'FORBIDDEN',
+      message:
+        'Local sign-in is only allowed from this machine: open the app at http://localhost (loopback address and host name)',
+    });
+  }
+}
+
+/** Local mode: passwordless sign-in to a local account, from this machine only; refused in Firebase mode. */
+export async function signInLocal(
+  deps: AppDeps,
+  input: { email?: string; name?: string },
+  origin: SignInOrigin,
+): Promise<{ session: IssuedSession; user: PublicUser }> {
   if (deps.config.AUTH_MODE !== 'local') {
     throw new TRPCError({
       code: 'FORBIDDEN',
       message: 'Local sign-in is disabled: this server uses Firebase (Google) sign-in',
     });
   }
+  checkLocalSignInOrigin(deps, origin);
   const user = await findOrCreateUser(deps, {
     email: input.email ?? DEFAULT_LOCAL_ACCOUNT.email,
     name: input.name ?? (input.email ? undefined : DEFAULT_LOCAL_ACCOUNT.name),
   });
-  const token = await new SignJWT({})
-    .setProtectedHeader({ alg: 'HS256' })
-    .setSubject(user.id)
-    .setIssuer(ISSUER)
-    .setIssuedAt()
-    .setExpirationTime(SESSION_TTL)
-    .sign(deps.secrets.authSecret);
-  return { token, user: toPublicUser(user) };
+  const session = await createSession(deps, user.id, origin.userAgent);
+  return { session, user: toPublicUser(user) };
 }
 
-/** Issues a long-lived extension token; only its hash is stored, so it is shown once. */
+/** Firebase mode: trades a verified Firebase ID token for a session of its account. */
+export async function signInFirebase(
+  deps: AppDeps,
+  idToken: string,
+  userAgent: string,
+): Promise<{ session: IssuedSession; user: PublicUser }> {
+  if (deps.config.AUTH_MODE !== 'firebase') {
+    throw new TRPCError({ code: 'FORBIDDEN', message: 'Firebase sign-in is disabled: this server uses local sign-in' });
+  }
+  const user = await verifyFirebaseUser(deps, idToken);
+  if (!user) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Firebase ID token invalid, expired or without an e-mail' });
+  const session = await createSession(deps, user.id, userAgent);
+  return { session, user: toPublicUser(user) };
+}
+
+/** Issues an extension token; only its hash is stored, so it is shown once. Unused for 90 days, it expires. */
 export async function issueExtensionToken(deps: AppDeps, userId: string, label = ''): Promise<string> {
   const token = `${EXTENSION_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
-  await deps.db.extensionToken.create({ data: { userId, tokenHash: sha256(token), label } });
+  const expiresAt = new Date(Date.now() + EXTENSION_TOKEN_TTL_MS);
+  await deps.db.extensionToken.create({ data: { userId, tokenHash: sha256(token), label, expiresAt } });
   return token;
+}
+
+/** The user's extension tokens that still work (connected extensions), newest first. */
+export async function listExtensionTokens(deps: AppDeps, userId: string): Promise<ExtensionTokenInfo[]> {
+  const rows = await deps.db.extensionToken.findMany({
+    where: { userId, revokedAt: null, expiresAt: { gt: new Date() } },
+    orderBy: { createdAt: 'desc' },
+  });
+  return rows.map((row) => ({
+    id: row.id,
+    label: row.label,
+    createdAt: row.createdAt.getTime(),
+    lastUsedAt: row.lastUsedAt?.getTime() ?? null,
+    expiresAt: row.expiresAt.getTime(),
+  }));
+}
+
+/** Revokes one extension token of the user (one browser's extension). */
+export async function revokeExtensionToken(deps: AppDeps, userId: string, id: string): Promise<void> {
+  const { count } = await deps.db.extensionToken.updateMany({
+    where: { id, userId, revokedAt: null },
+    data: { revokedAt: new Date() },
+  });
+  if (count === 0) throw new TRPCError({ code: 'NOT_FOUND', message: `No active extension token with id ${id}` });
+  forgetCredentials(deps, { userId, extensionTokenId: id });
 }
 
 /** Revokes every extension token of a user (sign-out everywhere, or a lost device). */
@@ -115,6 +182,7 @@ export async function revokeExtensionTokens(deps: AppDeps, userId: string): Prom
     where: { userId, revokedAt: null },
     data: { revokedAt: new Date() },
   });
+  forgetCredentials(deps, { userId });
   return count;
 }
 
@@ -122,11 +190,13 @@ export async function revokeExtensionTokens(deps: AppDeps, userId: string): Prom
  * One firebase-admin App per project id: an App is bound to its project for life, and one process can
  * serve apps configured for different projects (tests do). firebase-admin reads
  * FIREBASE_AUTH_EMULATOR_HOST on every verification, so the emulator need not be set before the first use.
+ * firebase-admin itself is loaded with the first Firebase sign-in, not at start-up (local mode never needs it).
  */
 const firebaseApps = new Map<string, App>();
 
-function firebase(deps: AppDeps): App {
+async function firebase(deps: AppDeps): Promise<App> {
   const projectId = deps.config.FIREBASE_PROJECT_ID ?? '';
+  const { initializeApp } = await import('firebase-admin/app');
   let app = firebaseApps.get(projectId);
   if (!app) {
     app = initializeApp(projectId ? { projectId } : {}, `mbox-${process.pid}-${projectId || 'default'}`);
@@ -142,20 +212,22 @@ function firebase(deps: AppDeps): App {
 export async function closeFirebase(): Promise<void> {
   const apps = [...firebaseApps.values()];
   firebaseApps.clear();
+  if (apps.length === 0) return;
+  const { deleteApp } = await import('firebase-admin/app');
   await Promise.all(apps.map((app) => deleteApp(app)));
 }
 
-async function authenticateFirebase(deps: AppDeps, idToken: string): Promise<AuthUser | null> {
+async function verifyFirebaseUser(deps: AppDeps, idToken: string): Promise<User | null> {
   try {
-    const decoded = await getAuth(firebase(deps)).verifyIdToken(idToken);
+    const { getAuth } = await import('firebase-admin/auth');
+    const decoded = await getAuth(await firebase(deps)).verifyIdToken(idToken);
     if (!decoded.email) return null;
-    const user = await findOrCreateUser(deps, {
+    return await findOrCreateUser(deps, {
       email: decoded.email,
       name: typeof decoded.name === 'string' ? decoded.name : undefined,
       avatarUrl: decoded.picture,
       firebaseUid: decoded.uid,
     });
-    return { ...pickAuthUser(user), via: 'session' };
   } catch (error) {
     deps.log.debug({ err: error }, 'firebase token rejected');
     return null;
@@ -167,34 +239,62 @@ function pickAuthUser(user: User): Omit<AuthUser, 'via'> {
   return { id, email, name, avatarUrl, isPremium, premiumUntil, timezone };
 }
 
-async function authenticateExtension(deps: AppDeps, token: string): Promise<AuthUser | null> {
+/** Record use, and renew the 90 days, at most once a minute: one write per ingest batch would be wasteful. */
+async function recordExtensionUse(deps: AppDeps, token: string, tokenId: string, lastUsedAt: number | null): Promise<void> {
+  const now = Date.now();
+  if (lastUsedAt !== null && now - lastUsedAt <= 60_000) return;
+  credentialCache(deps).touch(token, now, now + EXTENSION_TOKEN_TTL_MS);
+  await deps.db.extensionToken.update({
+    where: { id: tokenId },
+    data: { lastUsedAt: new Date(now), expiresAt: new Date(now + EXTENSION_TOKEN_TTL_MS) },
+  });
+}
+
+async function authenticateExtension(deps: AppDeps, token: string): Promise<AuthUser> {
+  const cache = credentialCache(deps);
+  const cached = cache.get(token);
+  if (cached?.extensionTokenId) {
+    await recordExtensionUse(deps, token, cached.extensionTokenId, cached.lastUsedAt);
+    return cached.user;
+  }
+  const ticket = cache.begin();
   const found = await deps.db.extensionToken.findUnique({
     where: { tokenHash: sha256(token) },
     include: { user: { select: authUserSelect } },
   });
-  if (!found || found.revokedAt) return null;
-  // Record use at most once a minute: one write per ingest batch would be wasteful.
-  if (!found.lastUsedAt || Date.now() - found.lastUsedAt.getTime() > 60_000) {
-    await deps.db.extensionToken.update({ where: { id: found.id }, data: { lastUsedAt: new Date() } });
+  const now = Date.now();
+  if (!found) throw new CredentialRefused('Extension token unknown: sign in to the web app again to reconnect the extension');
+  if (found.revokedAt) {
+    throw new CredentialRefused('Extension token revoked: sign in to the web app again to reconnect the extension');
   }
-  return { ...found.user, via: 'extension' };
+  if (found.expiresAt.getTime() <= now) {
+    throw new CredentialRefused('Extension token expired after 90 days unused: sign in to the web app again to reconnect the extension');
+  }
+  const user: AuthUser = { ...found.user, via: 'extension' };
+  const lastUsedAt = found.lastUsedAt?.getTime() ?? null;
+  cache.set(ticket, token, { user, sessionId: null, extensionTokenId: found.id, expiresAt: found.expiresAt.getTime(), lastUsedAt: lastUsedAt ?? 0 });
+  await recordExtensionUse(deps, token, found.id, lastUsedAt);
+  return user;
 }
 
-async function authenticateSession(deps: AppDeps, token: string): Promise<AuthUser | null> {
-  try {
-    const { payload } = await jwtVerify(token, deps.secrets.authSecret, { issuer: ISSUER });
-    if (!payload.sub) return null;
-    const user = await deps.db.user.findUnique({ where: { id: payload.sub }, select: authUserSelect });
-    return user ? { ...user, via: 'session' } : null;
-  } catch {
-    return null;
-  }
+/** Who a bearer token signs in, and the session it belongs to (null for extension and Firebase tokens). */
+export interface Authenticated {
+  user: AuthUser;
+  sessionId: string | null;
 }
 
-/** Resolves a bearer token (extension token, local session JWT or Firebase ID token) to its user. */
-export async function authenticateBearer(deps: AppDeps, token: string): Promise<AuthUser | null> {
-  if (token.startsWith(EXTENSION_TOKEN_PREFIX)) return authenticateExtension(deps, token);
-  return deps.config.AUTH_MODE === 'firebase' ? authenticateFirebase(deps, token) : authenticateSession(deps, token);
+/**
+ * Resolves a bearer token: an extension token, an access token of a session, or (Firebase mode) a
+ * Firebase ID token, which API clients may keep sending. Throws CredentialRefused naming the reason.
+ */
+export async function authenticateBearer(deps: AppDeps, token: string): Promise<Authenticated> {
+  if (token.startsWith(EXTENSION_TOKEN_PREFIX)) return { user: await authenticateExtension(deps, token), sessionId: null };
+  if (deps.config.AUTH_MODE === 'firebase' && !looksLikeAccessToken(token)) {
+    const user = await verifyFirebaseUser(deps, token);
+    if (!user) throw new CredentialRefused('Firebase ID token invalid or expired');
+    return { user: { ...pickAuthUser(user), via: 'session' }, sessionId: null };
+  }
+  return authenticateAccessToken(deps, token);
 }
 
 export async function getPublicUser(deps: AppDeps, userId: string): Promise<PublicUser> {

@@ -1,11 +1,11 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Stripe from 'stripe';
 import { isPremiumActive, type BillingAccount, type HostedPageAnswer, type Plan } from '@mbox/shared';
 import { startTestApp, type TestApp } from '../../test/app.js';
 import { makePremium } from '../../test/fixtures.js';
 import { startStripeServer, type StripeServer, type StripeSubscription } from '../../test/stripe-server.js';
 import { PAYMENTS_NOT_CONFIGURED, subscribe } from './service.js';
-import { Stripe } from './stripe.js';
 import { handleStripeEvent } from './webhook.js';
 
 const PUBLIC_URL = 'https://mbox.example';

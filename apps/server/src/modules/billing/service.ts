@@ -12,7 +12,7 @@ import {
 import { publicOrigin } from '../../config.js';
 import type { AppDeps } from '../../deps.js';
 import type { Prisma } from '../../generated/prisma/client.js';
-import { planPrices, Stripe, stripeClient } from './stripe.js';
+import { planPrices, stripeClient, stripeSdk, type Stripe } from './stripe.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -20,8 +20,9 @@ export const PAYMENTS_NOT_CONFIGURED = 'Payments are not configured on this serv
 export const SUBSCRIPTION_CANCELLED = 'Subscription cancelled';
 
 /** What a person reads when a Stripe call fails; the details go to the log. */
-function stripeFailure(deps: AppDeps, error: unknown, action: string): { error: string } {
+async function stripeFailure(deps: AppDeps, error: unknown, action: string): Promise<{ error: string }> {
   deps.log.error({ err: error }, `stripe: ${action} failed`);
+  const Stripe = await stripeSdk();
   if (error instanceof Stripe.errors.StripeConnectionError || error instanceof Stripe.errors.StripeAPIError) {
     return { error: 'The payment service cannot be reached right now: please try again in a few minutes' };
   }
@@ -65,7 +66,7 @@ async function customerOf(deps: AppDeps, stripe: Stripe, userId: string): Promis
  * the user already pays for a plan (a second subscription would charge twice).
  */
 export async function subscribe(deps: AppDeps, userId: string, planId: PaidPlanId): Promise<HostedPageAnswer> {
-  const stripe = stripeClient(deps.config);
+  const stripe = await stripeClient(deps.config);
   if (!stripe) return { error: PAYMENTS_NOT_CONFIGURED };
   const plan = findPlan(planId);
   const price = planPrices(deps.config)[planId];
@@ -94,10 +95,10 @@ export async function subscribe(deps: AppDeps, userId: string, planId: PaidPlanI
       success_url: `${origin}/payment-succeeded?session_id={CHECKOUT_SESSION_ID}`,
       cancel_url: `${origin}/payment-failed`,
     });
-    if (!session.url) return stripeFailure(deps, new Error('checkout session without url'), 'checkout');
+    if (!session.url) return await stripeFailure(deps, new Error('checkout session without url'), 'checkout');
     return { url: session.url };
   } catch (error) {
-    return stripeFailure(deps, error, 'checkout');
+    return await stripeFailure(deps, error, 'checkout');
   }
 }
 
@@ -106,7 +107,7 @@ export async function subscribe(deps: AppDeps, userId: string, planId: PaidPlanI
  * stays until then. Asking again answers the same message.
  */
 export async function cancelSubscription(deps: AppDeps, userId: string): Promise<CancelSubscriptionAnswer> {
-  const stripe = stripeClient(deps.config);
+  const stripe = await stripeClient(deps.config);
   if (!stripe) return { error: PAYMENTS_NOT_CONFIGURED };
   const subscription = await payingSubscription(deps.db, userId);
   if (!subscription?.externalId) return { error: 'You have no paid subscription to cancel' };
@@ -114,7 +115,7 @@ export async function cancelSubscription(deps: AppDeps, userId: string): Promise
   try {
     await stripe.subscriptions.update(subscription.externalId, { cancel_at_period_end: true });
   } catch (error) {
-    return stripeFailure(deps, error, 'cancel');
+    return await stripeFailure(deps, error, 'cancel');
   }
   // Shown at once; the customer.subscription.updated event that follows confirms it.
   await deps.db.subscription.update({ where: { id: subscription.id }, data: { cancelAtPeriodEnd: true } });
@@ -123,7 +124,7 @@ export async function cancelSubscription(deps: AppDeps, userId: string): Promise
 
 /** A Stripe Customer Portal session, where the user changes card, sees invoices or resumes a plan. */
 export async function openBillingPortal(deps: AppDeps, userId: string): Promise<HostedPageAnswer> {
-  const stripe = stripeClient(deps.config);
+  const stripe = await stripeClient(deps.config);
   if (!stripe) return { error: PAYMENTS_NOT_CONFIGURED };
   const { stripeCustomerId } = await deps.db.user.findUniqueOrThrow({ where: { id: userId }, select: { stripeCustomerId: true } });
   if (!stripeCustomerId) return { error: 'You have no billing account yet: subscribe to a plan first' };
@@ -134,7 +135,7 @@ export async function openBillingPortal(deps: AppDeps, userId: string): Promise<
     });
     return { url: session.url };
   } catch (error) {
-    return stripeFailure(deps, error, 'billing portal');
+    return await stripeFailure(deps, error, 'billing portal');
   }
 }
 
@@ -146,7 +147,7 @@ export async function billingAccount(deps: AppDeps, userId: string): Promise<Bil
   });
   const subscription = await payingSubscription(deps.db, userId);
   const planId = paidPlanIdSchema.safeParse(subscription?.planId);
-  const paymentsEnabled = stripeClient(deps.config) !== null;
+  const paymentsEnabled = (await stripeClient(deps.config)) !== null;
   return {
     subscription:
       subscription && planId.success

@@ -1,9 +1,14 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { z } from 'zod';
 import { PAID_PLAN_IDS, type PaidPlanId } from '@mbox/shared';
 import type { Config } from '../../config.js';
 
-export { Stripe };
+export type { Stripe };
+
+/** The Stripe SDK, loaded on first use: it is large, and most installations never configure payments. */
+export async function stripeSdk(): Promise<typeof Stripe> {
+  return (await import('stripe')).default;
+}
 
 const clients = new WeakMap<Config, Stripe>();
 
@@ -11,12 +16,13 @@ const clients = new WeakMap<Config, Stripe>();
  * The Stripe client of this configuration, or null when payments are not configured. STRIPE_API_BASE
  * (tests, a local mock) points the SDK at another host, port and protocol.
  */
-export function stripeClient(config: Config): Stripe | null {
+export async function stripeClient(config: Config): Promise<Stripe | null> {
   if (!config.STRIPE_SECRET_KEY) return null;
   let client = clients.get(config);
   if (!client) {
     const base = config.STRIPE_API_BASE ? new URL(config.STRIPE_API_BASE) : null;
-    client = new Stripe(config.STRIPE_SECRET_KEY, {
+    const StripeSdk = await stripeSdk();
+    client = new StripeSdk(config.STRIPE_SECRET_KEY, {
       // One quick retry: a person waits on checkout, and webhook handling is retried by Stripe itself.
       maxNetworkRetries: 1,
       timeout: 20_000,

@@ -3,14 +3,16 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { paidPlanIdSchema, type ApiErrorBody } from '@mbox/shared';
 import type { AppDeps } from '../../deps.js';
+import { forgetCredentials } from '../auth/credential-cache.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { lockUser, refreshPremium } from './service.js';
 import {
   checkoutSessionFields,
   invoiceSubscriptionId,
   planOfPrice,
-  Stripe,
   stripeClient,
+  stripeSdk,
+  type Stripe,
   subscriptionSnapshot,
   type SubscriptionSnapshot,
 } from './stripe.js';
@@ -45,7 +47,7 @@ export async function registerStripeWebhook(
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT }, (_request, body, done) => done(null, body));
     scope.post(STRIPE_WEBHOOK_PATH, async (request, reply) => {
-      const stripe = stripeClient(deps.config);
+      const stripe = await stripeClient(deps.config);
       const secret = deps.config.STRIPE_WEBHOOK_SECRET;
       if (!stripe || !secret) {
         return reply.status(503).send(errorBody(503, 'Payments are not configured on this server (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET)'));
@@ -57,7 +59,7 @@ export async function registerStripeWebhook(
       if (!Buffer.isBuffer(request.body)) return reply.status(400).send(errorBody(400, 'Missing event body'));
       let event: Stripe.Event;
       try {
-        event = Stripe.webhooks.constructEvent(request.body, signature, secret);
+        event = (await stripeSdk()).webhooks.constructEvent(request.body, signature, secret);
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
         request.log.warn({ reason }, 'stripe webhook: signature refused');
@@ -75,7 +77,7 @@ async function retrieveSubscription(stripe: Stripe, id: string): Promise<unknown
   try {
     return await stripe.subscriptions.retrieve(id);
   } catch (error) {
-    if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) return null;
+    if (error instanceof (await stripeSdk()).errors.StripeInvalidRequestError && error.statusCode === 404) return null;
     throw error;
   }
 }
@@ -121,11 +123,17 @@ export async function handleStripeEvent(deps: AppDeps, stripe: Stripe, event: St
   // Stripe is asked before the transaction: no row stays locked during a network call.
   const subject = await subscriptionOfEvent(stripe, event);
   try {
-    return await deps.db.$transaction(async (tx) => {
+    const outcome = await deps.db.$transaction(async (tx) => {
       await tx.stripeEvent.create({ data: { id: event.id, type: event.type } });
       if (!subject) return 'ignored';
       return applySubscription(deps, tx, subject.snapshot, subject.userHint, new Date(event.created * 1000));
     });
+    if (outcome === 'processed' && subject) {
+      // Premium may have changed: the signed-in user cached with the owner's credentials carries it.
+      const owner = await deps.db.user.findUnique({ where: { stripeCustomerId: subject.snapshot.customerId }, select: { id: true } });
+      if (owner) forgetCredentials(deps, { userId: owner.id });
+    }
+    return outcome;
   } catch (error) {
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') return 'duplicate';
     throw error;

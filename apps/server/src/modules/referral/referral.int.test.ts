@@ -134,6 +134,41 @@ describe('referrals', () => {
     expect(await app.deps.db.referral.count({ where: { acceptor: { email: 'self@example.com' } } })).toBe(0);
   });
 
+  it('accepts right after onboarding completes (the web app completes first), not long after', async () => {
+    const referrer = await app.signIn('onboarding-ref@example.com');
+    const code = await codeOf(referrer);
+    // The web app's order (spec §4): onboarding-complete, then the code from the link.
+    const fresh = await app.signIn('fresh@example.com');
+    expect((await app.rest('PUT', '/v1/user-settings/onboarding-complete', { token: fresh })).status).toBe(200);
+    expect((await accept(fresh, code)).body).toEqual({ status: 'accepted' });
+
+    // An account onboarded long ago cannot pick up a code any more.
+    const veteran = await app.signIn('veteran@example.com');
+    expect((await app.rest('PUT', '/v1/user-settings/onboarding-complete', { token: veteran })).status).toBe(200);
+    await app.deps.db.user.update({ where: { email: 'veteran@example.com' }, data: { createdAt: new Date(Date.now() - 2 * DAY) } });
+    const late = await accept(veteran, code);
+    expect(late.status).toBe(403);
+    expect(late.body.message).toBe('A referral code can only be accepted during onboarding');
+    expect((await premiumOf('veteran@example.com')).isPremium).toBe(false);
+
+    // Still onboarding, however old the account: accepted.
+    const slow = await app.signIn('slow@example.com');
+    await app.deps.db.user.update({ where: { email: 'slow@example.com' }, data: { createdAt: new Date(Date.now() - 10 * DAY) } });
+    expect((await accept(slow, code)).body).toEqual({ status: 'accepted' });
+  });
+
+  it('refuses mutual referrals', async () => {
+    const ana = await app.signIn('mutual-a@example.com');
+    const bo = await app.signIn('mutual-b@example.com');
+    expect((await accept(ana, await codeOf(bo))).status).toBe(200);
+    const back = await accept(bo, await codeOf(ana));
+    expect(back.status).toBe(400);
+    expect(back.body.message).toBe('You cannot accept the referral code of someone who accepted yours');
+    expect(await app.deps.db.referral.count({ where: { acceptor: { email: 'mutual-b@example.com' } } })).toBe(0);
+    const until = (await premiumOf('mutual-a@example.com')).premiumUntil!.getTime();
+    expect(until).toBeLessThanOrEqual(Date.now() + 30 * DAY);
+  });
+
   it('is described in the OpenAPI document', async () => {
     const doc = await app.rest<{ paths: Record<string, unknown> }>('GET', '/v1/openapi.json');
     expect(Object.keys(doc.body.paths)).toEqual(expect.arrayContaining(['/referral', '/referral/{code}']));

@@ -10,6 +10,7 @@ import {
 import { publicOrigin } from '../../config.js';
 import type { AppDeps } from '../../deps.js';
 import { Prisma } from '../../generated/prisma/client.js';
+import { forgetCredentials } from '../auth/credential-cache.js';
 import { refreshPremium } from '../billing/service.js';
 
 export async function getReferralLink(deps: AppDeps, userId: string): Promise<ReferralLink> {
@@ -18,9 +19,18 @@ export async function getReferralLink(deps: AppDeps, userId: string): Promise<Re
 }
 
 /**
+ * How long after the account was created a referral can still be accepted once onboarding is complete.
+ * The web app completes onboarding before it accepts the code (spec §4), and nothing records when
+ * onboarding was completed: the account's age stands in for it. Until onboarding is complete there is
+ * no deadline.
+ */
+export const REFERRAL_ACCEPT_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/**
  * Accepts a referral code: the acceptor and the referrer each get REFERRAL_PREMIUM_DAYS of premium,
  * added to their running referral days; premium runs to the later of those and any paid period. A
- * user accepts at most one referral, never their own; accepting the same code again changes nothing
+ * user accepts at most one referral, never their own, never the code of someone who accepted theirs,
+ * and only during onboarding (REFERRAL_ACCEPT_WINDOW_MS); accepting the same code again changes nothing
  * (the onboarding page may retry).
  */
 export async function acceptReferral(deps: AppDeps, userId: string, code: string, now = new Date()): Promise<ReferralAccept> {
@@ -30,7 +40,7 @@ export async function acceptReferral(deps: AppDeps, userId: string, code: string
     throw new TRPCError({ code: 'BAD_REQUEST', message: 'You cannot accept your own referral code' });
   }
   try {
-    return await deps.db.$transaction(async (tx) => {
+    const accepted = await deps.db.$transaction(async (tx) => {
       // Both rows locked in a fixed order: concurrent acceptances must each extend the referrer once.
       const ids = [userId, referrer.id].sort();
       await tx.$queryRaw`SELECT 1 FROM "User" WHERE id IN (${ids[0]}, ${ids[1]}) ORDER BY id FOR UPDATE`;
@@ -38,6 +48,15 @@ export async function acceptReferral(deps: AppDeps, userId: string, code: string
       if (existing) {
         if (existing.referrerId === referrer.id) return { status: 'already-accepted' as const };
         throw alreadyAccepted();
+      }
+      const acceptor = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { onboardingComplete: true, createdAt: true } });
+      if (acceptor.onboardingComplete && now.getTime() - acceptor.createdAt.getTime() > REFERRAL_ACCEPT_WINDOW_MS) {
+        throw new TRPCError({ code: 'FORBIDDEN', message: 'A referral code can only be accepted during onboarding' });
+      }
+      // Two accounts referring each other would farm premium from one pair of throwaway accounts.
+      const mutual = await tx.referral.findUnique({ where: { acceptorId: referrer.id }, select: { referrerId: true } });
+      if (mutual?.referrerId === userId) {
+        throw new TRPCError({ code: 'BAD_REQUEST', message: 'You cannot accept the referral code of someone who accepted yours' });
       }
       await tx.referral.create({ data: { referrerId: referrer.id, acceptorId: userId } });
       for (const id of ids) {
@@ -50,6 +69,9 @@ export async function acceptReferral(deps: AppDeps, userId: string, code: string
       }
       return { status: 'accepted' as const };
     });
+    // Both users' premium changed: the signed-in user cached with their credentials carries it.
+    if (accepted.status === 'accepted') for (const id of [userId, referrer.id]) forgetCredentials(deps, { userId: id });
+    return accepted;
   } catch (error) {
     // The unique acceptor row is the last line of defence against a double acceptance.
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') throw alreadyAccepted();

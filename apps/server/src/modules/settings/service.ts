@@ -10,6 +10,7 @@ import {
   type UserSettingsUpdate,
 } from '@mbox/shared';
 import type { AppDeps } from '../../deps.js';
+import { forgetCredentials } from '../auth/credential-cache.js';
 import type { Prisma, User } from '../../generated/prisma/client.js';
 
 const settingsSelect = {
@@ -48,7 +49,7 @@ export async function getSettings(deps: AppDeps, userId: string): Promise<UserSe
  * lengths must stay consistent once merged.
  */
 export async function updateSettings(deps: AppDeps, userId: string, update: UserSettingsUpdate): Promise<UserSettings> {
-  return deps.db.$transaction(async (tx) => {
+  const saved = await deps.db.$transaction(async (tx) => {
     // Row lock: two concurrent saves must not each pass the length check against stale values.
     await tx.$queryRaw`SELECT 1 FROM "User" WHERE id = ${userId} FOR UPDATE`;
     const row = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: settingsSelect });
@@ -79,9 +80,11 @@ export async function updateSettings(deps: AppDeps, userId: string, update: User
         ]),
       });
     }
-    const saved = await tx.user.update({ where: { id: userId }, data: update, select: settingsSelect });
-    return toUserSettings(saved);
+    return toUserSettings(await tx.user.update({ where: { id: userId }, data: update, select: settingsSelect }));
   });
+  // The signed-in user each call sees carries the timezone: cached credentials must not keep the old one.
+  if (update.timezone !== undefined) forgetCredentials(deps, { userId });
+  return saved;
 }
 
 export async function completeOnboarding(deps: AppDeps, userId: string): Promise<UserSettings> {

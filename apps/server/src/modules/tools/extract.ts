@@ -1,5 +1,3 @@
-import { Readability } from '@mozilla/readability';
-import { parseHTML } from 'linkedom';
 
 export interface ExtractedArticle {
   title: string;
@@ -22,9 +20,11 @@ export function countWords(text: string): number {
 /**
  * The main content of an HTML page, as Firefox Reader View finds it (@mozilla/readability on a
  * linkedom document): navigation, banners, sidebars, comments and footers left out.
- * Returns null when the page has no readable text.
+ * Returns null when the page has no readable text. Both libraries load with the first page summarised,
+ * not at start-up.
  */
-export function extractArticle(html: string, pageUrl: string): ExtractedArticle | null {
+export async function extractArticle(html: string, pageUrl: string): Promise<ExtractedArticle | null> {
+  const [{ Readability }, { parseHTML }] = await Promise.all([import('@mozilla/readability'), import('linkedom')]);
   const { document } = parseHTML(html);
   const host = new URL(pageUrl).hostname.replace(/^www\./, '');
   const pageTitle = clean(document.querySelector('title')?.textContent ?? '');

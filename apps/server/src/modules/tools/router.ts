@@ -9,7 +9,9 @@ import { authedProcedure, publicProcedure, router } from '../../trpc/trpc.js';
 import { streamSummarize, summarize, summarizerQuota, youTubeInfo } from './service.js';
 
 const tags = ['tools'];
-const limits = 'At most 10 a day per account (Basic) or per client address (public); premium is unlimited.';
+const limits =
+  'At most 10 a day per account (Basic) or per client address (public); premium is unlimited. ' +
+  'Bursts are limited per client address (RATE_LIMIT_SUMMARIZER, default 20 a minute): 429 with Retry-After.';
 
 export const toolsRouter = router({
   summary: authedProcedure

@@ -171,7 +171,7 @@ async function prepareLink(deps: AppDeps, link: string, signal?: AbortSignal): P
     maxBytes: deps.config.SUMMARIZER_MAX_PAGE_BYTES,
     signal,
   });
-  const article = extractArticle(page.html, page.url);
+  const article = await extractArticle(page.html, page.url);
   if (!article) throw new TRPCError({ code: 'UNPROCESSABLE_CONTENT', message: NO_READABLE_TEXT });
   const allWords = countWords(article.paragraphs.join(' '));
   if (article.paragraphs.join(' ').length < SUMMARIZER_MIN_TEXT_CHARS) {

@@ -6,25 +6,25 @@ import {
   ingestLinesInputSchema,
   ingestLinesOutputSchema,
 } from '@mbox/shared';
-import { authedProcedure, router } from '../../trpc/trpc.js';
+import { extensionProcedure, router } from '../../trpc/trpc.js';
 import { endMeeting, ingestEvents, ingestLines } from './service.js';
 
 const tags = ['transcript'];
 
 export const transcriptRouter = router({
-  ingest: authedProcedure
+  ingest: extensionProcedure
     .meta({ openapi: { method: 'POST', path: '/transcript/lines', tags, protect: true, summary: 'Store caption lines' } })
     .input(ingestLinesInputSchema)
     .output(ingestLinesOutputSchema)
     .mutation(({ ctx, input }) => ingestLines(ctx.deps, ctx.user.id, input)),
 
-  events: authedProcedure
+  events: extensionProcedure
     .meta({ openapi: { method: 'POST', path: '/transcript/events', tags, protect: true, summary: 'Store capture gaps (captions off, capture broken)' } })
     .input(ingestEventsInputSchema)
     .output(ingestEventsOutputSchema)
     .mutation(({ ctx, input }) => ingestEvents(ctx.deps, ctx.user.id, input)),
 
-  end: authedProcedure
+  end: extensionProcedure
     .meta({ openapi: { method: 'POST', path: '/transcript/end', tags, protect: true, summary: 'Mark a meeting finished' } })
     .input(endMeetingInputSchema)
     .output(endMeetingOutputSchema)

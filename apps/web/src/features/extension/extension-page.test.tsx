@@ -29,4 +29,13 @@ describe('/extension', () => {
     expect((await screen.findByRole('alert')).textContent).toContain('npm run build');
     expect(screen.queryByRole('link', { name: 'Download the extension' })).toBeNull();
   });
+
+  it('skips the server step only on the origin the extension signs in from by default', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => new Response(null, { status: 200 })));
+    renderRoutes(routes, { path: '/extension' });
+    // jsdom serves tests from http://localhost:3000, one of the extension's default servers.
+    expect(window.location.origin).toBe('http://localhost:3000');
+    expect(await screen.findByText('Sign in')).toBeTruthy();
+    expect(screen.queryByText('Connect it to this server')).toBeNull();
+  });
 });

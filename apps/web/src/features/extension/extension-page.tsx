@@ -1,11 +1,10 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
+import { DEFAULT_SERVER_ORIGINS } from '@mbox/shared/handshake';
 import { Logo } from '../layout/logo';
 
 /** Served by the server from apps/extension/dist-zip, which `npm run build` fills (apps/extension/build.ts). */
 export const EXTENSION_ZIP_URL = '/extension/mbox-extension.zip';
-/** The origins the extension knows without being told (its manifest's host permissions). */
-const DEFAULT_HOSTS = ['localhost', '127.0.0.1'];
 
 type Availability = 'checking' | 'available' | 'missing';
 
@@ -48,7 +47,7 @@ function Step({ number, title, children }: { number: number; title: string; chil
 export default function ExtensionPage() {
   const availability = useZipAvailability();
   const origin = window.location.origin;
-  const isDefaultServer = DEFAULT_HOSTS.includes(window.location.hostname);
+  const isDefaultServer = DEFAULT_SERVER_ORIGINS.includes(origin);
 
   return (
     <div className="flex min-h-full flex-col bg-base-200">

@@ -19,6 +19,8 @@ function setup({ premium, account, handlers = {} }: { premium: boolean; account?
     'settings.get': () => (premium ? premiumSettings : USER_SETTINGS_DEFAULTS),
     'plans.list': () => buildPlans(premium ? 'pro' : 'basic', { enterpriseContactUrl: 'https://example.com/contact' }),
     'billing.account': () => account,
+    'auth.sessions': () => ({ sessions: [] }),
+    'auth.extensionTokens': () => ({ tokens: [] }),
     ...handlers,
   });
   renderRoutes([{ path: '/', element: <AccountTab /> }], { fake, session: fakeSession({ premium }) });
@@ -57,7 +59,7 @@ describe('Settings › Account tab', () => {
     const [open] = screen.getAllByRole('button', { name: 'Cancel Subscription' });
     fireEvent.click(open!);
     expect(cancelled).toBe(false);
-    fireEvent.click(within(screen.getByRole('dialog', { hidden: true })).getByRole('button', { name: 'Cancel Subscription', hidden: true }));
+    fireEvent.click(within(screen.getByRole('dialog', { hidden: true, name: 'Cancel your subscription?' })).getByRole('button', { name: 'Cancel Subscription', hidden: true }));
     expect((await screen.findByRole('status')).textContent).toBe(SUBSCRIPTION_CANCELLED);
     expect(cancelled).toBe(true);
     expect(fake.calls.filter((c) => c.path === 'billing.account').length).toBeGreaterThan(1);
@@ -77,7 +79,7 @@ describe('Settings › Account tab', () => {
       handlers: { 'billing.cancel': () => ({ error: 'Stripe is unreachable. Try again in a minute.' }) },
     });
     fireEvent.click((await screen.findAllByRole('button', { name: 'Cancel Subscription' }))[0]!);
-    fireEvent.click(within(screen.getByRole('dialog', { hidden: true })).getByRole('button', { name: 'Cancel Subscription', hidden: true }));
+    fireEvent.click(within(screen.getByRole('dialog', { hidden: true, name: 'Cancel your subscription?' })).getByRole('button', { name: 'Cancel Subscription', hidden: true }));
     expect((await screen.findByRole('status')).textContent).toBe('Stripe is unreachable. Try again in a minute.');
   });
 });

@@ -1,4 +1,4 @@
-import { useId, useRef } from 'react';
+import { useRef } from 'react';
 import { useSession } from '../../lib/session';
 import { trpc } from '../../lib/trpc';
 import { PageLoader } from '../../routes/guards';
@@ -6,10 +6,26 @@ import { CheckIcon } from '../tools/icons';
 import { SubscribePlans } from '../plans/subscribe-plans';
 import { useBillingAccount, useCancelSubscription, useManageBilling, type BillingAccount } from '../plans/use-billing';
 import { formatValidUntil } from '../plans/valid-until';
+import { ConfirmDialog } from '../ui/confirm-dialog';
+import { ConnectedExtensionsSection, SessionsSection } from './sessions-section';
 import { useUserSettings } from './use-user-settings';
 
-/** Settings › Account tab (spec §2): the plan choice for Basic users, the premium account otherwise. */
+/**
+ * Settings › Account tab (spec §2): the plan choice for Basic users, the premium account otherwise;
+ * then where the account is signed in and which extensions are connected (issue 13).
+ */
 export default function AccountTab() {
+  return (
+    <div className="flex flex-col gap-6">
+      <PlanSection />
+      <SessionsSection />
+      <ConnectedExtensionsSection />
+    </div>
+  );
+}
+
+/** The plan choice for Basic users, the premium account otherwise. */
+function PlanSection() {
   const session = useSession();
   const { settings, loading } = useUserSettings();
   if (loading) return <PageLoader />;
@@ -102,12 +118,6 @@ function BillingDetails({ account }: { account: BillingAccount }) {
 /** Spec §4/§8: confirm first, then show the answer's message or error. */
 function CancelSubscription({ cancel }: { cancel: ReturnType<typeof useCancelSubscription> }) {
   const dialog = useRef<HTMLDialogElement>(null);
-  const id = useId();
-
-  const confirm = async () => {
-    dialog.current?.close();
-    await cancel.run();
-  };
 
   return (
     <>
@@ -115,29 +125,15 @@ function CancelSubscription({ cancel }: { cancel: ReturnType<typeof useCancelSub
         {cancel.pending && <span className="loading loading-spinner loading-sm" />}
         Cancel Subscription
       </button>
-      <dialog ref={dialog} className="modal" aria-labelledby={`${id}-title`}>
-        <div className="modal-box">
-          <h3 id={`${id}-title`} className="text-lg font-semibold">
-            Cancel your subscription?
-          </h3>
-          <p className="py-3 text-base-content/80">
-            It will not renew. You keep premium until the end of the period you paid for.
-          </p>
-          <div className="modal-action">
-            <button type="button" className="btn btn-ghost" onClick={() => dialog.current?.close()}>
-              Keep subscription
-            </button>
-            <button type="button" className="btn btn-error" onClick={() => void confirm()}>
-              Cancel Subscription
-            </button>
-          </div>
-        </div>
-        <form method="dialog" className="modal-backdrop">
-          <button type="submit" aria-label="Close">
-            close
-          </button>
-        </form>
-      </dialog>
+      <ConfirmDialog
+        ref={dialog}
+        title="Cancel your subscription?"
+        cancelLabel="Keep subscription"
+        confirmLabel="Cancel Subscription"
+        onConfirm={() => void cancel.run()}
+      >
+        It will not renew. You keep premium until the end of the period you paid for.
+      </ConfirmDialog>
     </>
   );
 }

@@ -1,0 +1,255 @@
+import { generateOpenApiDocument, type OpenApiMeta } from 'trpc-to-openapi';
+import { apiErrorResponseSchema } from '@mbox/shared';
+import { appRouter } from './trpc/app-router.js';
+
+export const API_VERSION = '0.1.0';
+
+/** Name of the bearer scheme in `components.securitySchemes`, required by every protected call. */
+export const BEARER_SCHEME = 'bearer';
+
+interface ErrorStatus {
+  /** Name under `components.responses`. */
+  name: string;
+  code: string;
+  description: string;
+  example: string;
+}
+
+/** Every error status a call can answer, with the body the server sends (app.ts errorBody, trpc.ts errorFormatter). */
+const errorStatuses: Record<number, ErrorStatus> = {
+  400: {
+    name: 'BadRequest',
+    code: 'BAD_REQUEST',
+    description: 'Bad request: the body is not a JSON object, or a parameter or field is invalid (`data.field` and `data.issues` name it)',
+    example: 'Invalid input: text: Too big: expected string to have <=200000 characters',
+  },
+  401: {
+    name: 'Unauthorized',
+    code: 'UNAUTHORIZED',
+    description: 'Sign-in required: the token is missing, invalid, expired or revoked',
+    example: 'Sign in required: missing or invalid token',
+  },
+  403: {
+    name: 'Forbidden',
+    code: 'FORBIDDEN',
+    description:
+      'Forbidden: a premium call of a non-premium account, a call the token may not make, a limit of the account, or a state-changing call from a page of another origin',
+    example: 'This is a premium feature: upgrade to premium to use it',
+  },
+  404: {
+    name: 'NotFound',
+    code: 'NOT_FOUND',
+    description: "Not found: nothing of this id, or it is another user's",
+    example: 'Meeting not found',
+  },
+  409: {
+    name: 'Conflict',
+    code: 'CONFLICT',
+    description: 'Conflict: the state changed or the action was already taken',
+    example: 'You have already accepted a referral',
+  },
+  412: {
+    name: 'PreconditionFailed',
+    code: 'PRECONDITION_FAILED',
+    description: 'Precondition failed: the server is not configured for this (e.g. no AI model), or the data does not allow it',
+    example: 'This message cannot be decrypted with the server key',
+  },
+  413: {
+    name: 'PayloadTooLarge',
+    code: 'PAYLOAD_TOO_LARGE',
+    description: 'The body is larger than the server accepts',
+    example: 'Body too large: at most 2097152 bytes',
+  },
+  415: {
+    name: 'UnsupportedMediaType',
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+    description: 'Unsupported media type: the body must be JSON, or the linked page is not HTML',
+    example: 'Unsupported Media Type: application/x-www-form-urlencoded',
+  },
+  421: {
+    name: 'MisdirectedRequest',
+    code: 'MISDIRECTED_REQUEST',
+    description: 'Misdirected request: the Host is not a name of this server (PUBLIC_URL, ALLOWED_HOSTS or loopback)',
+    example: "This server does not answer for host 'evil.example': only its public address and loopback names (see ALLOWED_HOSTS)",
+  },
+  422: {
+    name: 'UnprocessableContent',
+    code: 'UNPROCESSABLE_CONTENT',
+    description: 'The content cannot be summarised: too little text, no captions, or too large',
+    example: 'The captions of this video are empty',
+  },
+  429: {
+    name: 'TooManyRequests',
+    code: 'TOO_MANY_REQUESTS',
+    description: 'Too many requests: a rate limit of the server or the daily limit of the call is reached',
+    example: 'Daily limit reached',
+  },
+  500: {
+    name: 'InternalServerError',
+    code: 'INTERNAL_SERVER_ERROR',
+    description: 'Unexpected failure: `data.requestId` finds it in the server log',
+    example: 'Internal server error',
+  },
+  502: {
+    name: 'BadGateway',
+    code: 'BAD_GATEWAY',
+    description: 'A service this call needs (the AI model, the linked page, YouTube) failed or answered nothing usable',
+    example: 'The page could not be reached',
+  },
+  503: {
+    name: 'ServiceUnavailable',
+    code: 'SERVICE_UNAVAILABLE',
+    description: 'A service this call needs (the AI model, YouTube) is busy or down: try again later',
+    example: 'The AI service is busy, try again in a moment',
+  },
+  504: {
+    name: 'GatewayTimeout',
+    code: 'GATEWAY_TIMEOUT',
+    description: 'A service this call needs (the AI model, the linked page, YouTube) took too long to answer',
+    example: 'The AI service took too long to answer, try again later',
+  },
+};
+
+const AI_FAILURES = [412, 502, 503, 504];
+const PAGE_FAILURES = [415, 422, 502, 503, 504];
+
+/**
+ * Statuses of calls that reach a service outside this server (summary/ai-errors.ts,
+ * tools/fetch-page.ts, tools/youtube.ts), that refuse a repeated action, or that check a credential
+ * of their own, by procedure. The fuzz suite (test/fuzz.int.test.ts) fails on any status a call
+ * answers but the document does not declare, so a new call of this kind shows up there.
+ */
+const extraStatuses: Record<string, number[]> = {
+  'summary.generate': AI_FAILURES,
+  'summary.regenerate': AI_FAILURES,
+  'summary.regenerateWithSettings': AI_FAILURES,
+  'summary.translate': AI_FAILURES,
+  'message.aiFix': [...AI_FAILURES, 409],
+  'tools.summary': [...AI_FAILURES, ...PAGE_FAILURES],
+  'tools.youtube': [...AI_FAILURES, ...PAGE_FAILURES],
+  'tools.publicSummary': [...AI_FAILURES, ...PAGE_FAILURES],
+  'tools.publicYoutube': [...AI_FAILURES, ...PAGE_FAILURES],
+  'tools.youtubeInfo': PAGE_FAILURES,
+  'referral.accept': [409],
+  // Public, but its credential is the refresh token (body or cookie) instead of the bearer.
+  'auth.refresh': [401],
+};
+
+interface Operation {
+  operationId?: string;
+  summary?: string;
+  security?: Record<string, string[]>[];
+  parameters?: unknown[];
+  requestBody?: unknown;
+  responses: Record<string, unknown>;
+}
+
+interface Procedure {
+  /** Dotted tRPC path, e.g. `meeting.get`. */
+  name: string;
+  type: 'query' | 'mutation' | 'subscription';
+}
+
+/** `get /meeting/{id}` → its procedure, read from the routers' `.meta({ openapi })`. */
+function proceduresByOperation(): Map<string, Procedure> {
+  const procedures = appRouter._def.procedures as unknown as Record<string, { _def: { type: Procedure['type']; meta?: OpenApiMeta } }>;
+  const byOperation = new Map<string, Procedure>();
+  for (const [name, procedure] of Object.entries(procedures)) {
+    const openapi = procedure._def.meta?.openapi;
+    if (openapi) byOperation.set(`${openapi.method.toLowerCase()} ${openapi.path}`, { name, type: procedure._def.type });
+  }
+  return byOperation;
+}
+
+/** The error statuses a call can answer, beyond those trpc-to-openapi lists from `errorResponses`. */
+function errorStatusesOf(method: string, operation: Operation, procedure: Procedure | undefined): number[] {
+  const statuses = new Set(Object.keys(operation.responses).map(Number).filter((status) => status >= 400));
+  // An invalid parameter or field, and ids that do not exist.
+  if (operation.parameters?.length || operation.requestBody !== undefined) [400, 404].forEach((s) => statuses.add(s));
+  // Fastify reads the body of every write call, whether the call takes one or not: not JSON, not an
+  // object, too deep (400), too large (413), of another type (415).
+  if (method !== 'get') [400, 413, 415].forEach((s) => statuses.add(s));
+  if (operation.security?.length) [401, 403].forEach((s) => statuses.add(s));
+  // A state-changing call (a mutation, also behind GET) from a browser page of a foreign origin.
+  if (method !== 'get' || procedure?.type === 'mutation') statuses.add(403);
+  // Any request whose Host is not a name of this server (http/request-guards.ts).
+  statuses.add(421);
+  // Rate limits may apply to any call (sign-in, token minting, referrals, summarizers, deployments' own).
+  statuses.add(429);
+  statuses.add(500);
+  for (const status of extraStatuses[procedure?.name ?? ''] ?? []) statuses.add(status);
+  return [...statuses].sort((a, b) => a - b);
+}
+
+function errorResponse(status: number, info: ErrorStatus) {
+  return {
+    description: info.description,
+    content: {
+      'application/json': {
+        schema: { $ref: '#/components/schemas/ApiError' },
+        example: { message: info.example, code: info.code, data: { code: info.code, httpStatus: status } },
+      },
+    },
+  };
+}
+
+/**
+ * The OpenAPI document of the REST facade (`/v1/openapi.json`, `/docs`): trpc-to-openapi's document
+ * from the routers' `.meta({ openapi })`, made true to what the server sends. Every call states its
+ * security (the bearer scheme, or none for public calls), and every error status it can answer with
+ * the one error body of the API (`ApiError`, from apiErrorResponseSchema in packages/shared).
+ */
+export function openApiDocument() {
+  const document = generateOpenApiDocument(appRouter, {
+    title: 'Mbox API',
+    description:
+      'REST facade of the Mbox server. Every call takes `Authorization: Bearer <token>` unless its security is empty (public). ' +
+      'Every error answer has the body `ApiError`: `{ message, code, data: { code, httpStatus, field?, issues?, requestId? } }`.',
+    version: API_VERSION,
+    baseUrl: '/v1',
+    defs: { ApiError: apiErrorResponseSchema },
+    securitySchemes: {
+      [BEARER_SCHEME]: {
+        type: 'http',
+        scheme: 'bearer',
+        description: 'A session token (POST /auth/login) or an extension token (POST /auth/extension-token)',
+      },
+    },
+  });
+
+  const procedures = proceduresByOperation();
+  const usedStatuses = new Set<number>();
+  for (const [path, methods] of Object.entries(document.paths ?? {})) {
+    for (const [method, value] of Object.entries(methods ?? {})) {
+      if (!value || typeof value !== 'object' || !('responses' in value)) continue;
+      const operation = value as Operation;
+      // Public calls say so: an empty list, not an absent one (which would mean "whatever the default is").
+      operation.security ??= [];
+      const success = Object.entries(operation.responses).filter(([status]) => Number(status) < 400);
+      const errors = errorStatusesOf(method, operation, procedures.get(`${method} ${path}`)).map((status) => {
+        usedStatuses.add(status);
+        const name = errorStatuses[status]?.name ?? `Error${status}`;
+        return [String(status), { $ref: `#/components/responses/${name}` }] as const;
+      });
+      operation.responses = Object.fromEntries([...success, ...errors]);
+    }
+  }
+
+  const responses = Object.fromEntries(
+    [...usedStatuses].sort((a, b) => a - b).map((status) => {
+      const info = errorStatuses[status] ?? {
+        name: `Error${status}`,
+        code: 'ERROR',
+        description: `HTTP ${status}`,
+        example: `HTTP ${status}`,
+      };
+      return [info.name, errorResponse(status, info)];
+    }),
+  );
+  // trpc-to-openapi's own error schemas (`error.BAD_REQUEST`, …) lack `data`; ApiError replaces them.
+  const schemas = Object.fromEntries(
+    Object.entries(document.components?.schemas ?? {}).filter(([name]) => !name.startsWith('error.')),
+  );
+  document.components = { ...document.components, schemas, responses };
+  return document;
+}
