@@ -1,13 +1,46 @@
-# Production image: builds the web app and the extension, runs the server with tsx.
-FROM node:20-bookworm-slim
+# syntax=docker/dockerfile:1
+# Mbox: the web app, the extension package and the server in one image. `docker compose up` runs it with
+# PostgreSQL (docker-compose.yml; README, "Run with Docker").
+
+# Build stage: every dependency installed once, then the web app, the extension's store package and the
+# compiled server (apps/server/dist) are built, and the development dependencies pruned away.
+FROM node:20-bookworm-slim AS build
 WORKDIR /app
-ENV NODE_ENV=production
-COPY package.json package-lock.json prisma.config.ts tsconfig.base.json CHANGELOG.md ./
+COPY package.json package-lock.json prisma.config.ts tsconfig.base.json ./
+COPY patches ./patches
 COPY scripts ./scripts
 COPY prisma ./prisma
 COPY packages ./packages
 COPY apps ./apps
-RUN npm ci --no-audit --no-fund && npm run build
-ENV HOST=0.0.0.0 PORT=3000 DATA_DIR=/data
+# postinstall applies patches/ and generates the Prisma client (apps/server/src/generated).
+RUN npm ci --no-audit --no-fund
+COPY CHANGELOG.md ./
+# The server's own node_modules holds what could not be hoisted (none of it production today): kept as a
+# folder, maybe empty, so the runtime stage's COPY of it holds whatever a later version puts there.
+RUN npm run build && npm prune --omit=dev --ignore-scripts --no-audit --no-fund && mkdir -p apps/server/node_modules
+
+# Runtime stage: only what the server reads at run time, at the paths it expects relative to the
+# repository root (apps/server/src/db/paths.ts): production dependencies, the compiled server, the
+# migrations, the built web app and extension package, the changelog. No sources, no build tools.
+FROM node:20-bookworm-slim AS runtime
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/data
+WORKDIR /app
+COPY --from=build /app/package.json ./package.json
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/apps/server/package.json ./apps/server/package.json
+COPY --from=build /app/apps/server/node_modules ./apps/server/node_modules
+COPY --from=build /app/apps/server/dist ./apps/server/dist
+COPY --from=build /app/prisma ./prisma
+COPY --from=build /app/apps/web/dist ./apps/web/dist
+COPY --from=build /app/apps/extension/dist-zip ./apps/extension/dist-zip
+COPY --from=build /app/CHANGELOG.md ./CHANGELOG.md
+# The server runs as the image's unprivileged `node` user; it writes only to DATA_DIR (secrets, outbox,
+# the embedded database when no DATABASE_URL is set).
+RUN mkdir -p /data && chown node:node /data
+USER node
+VOLUME ["/data"]
 EXPOSE 3000
-CMD ["npm", "run", "start", "-w", "@mbox/server"]
+HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# node itself, not npm: signals reach the server, which finishes in-flight requests on SIGTERM.
+CMD ["node", "apps/server/dist/main.js"]

@@ -1,38 +1,32 @@
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import fastifyCompress from '@fastify/compress';
+import fastifyCookie from '@fastify/cookie';
 import fastifyCors from '@fastify/cors';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger, { type StaticDocumentSpec } from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
-import Fastify, { type FastifyError, type FastifyRequest } from 'fastify';
-import { fastifyTRPCOpenApiPlugin, generateOpenApiDocument } from 'trpc-to-openapi';
-import { MAX_REQUEST_URL_LENGTH, type ApiErrorBody } from '@mbox/shared';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { fastifyTRPCOpenApiPlugin } from 'trpc-to-openapi';
+import { MAX_REQUEST_URL_LENGTH } from '@mbox/shared';
 import { repoRoot } from './db/paths.js';
 import type { AppDeps } from './deps.js';
+import { errorBody } from './http/error-body.js';
+import { registerRequestGuards } from './http/request-guards.js';
 import { registerWorkers } from './jobs/workers.js';
 import { registerStripeWebhook } from './modules/billing/webhook.js';
 import { registerOneClickUnsubscribe } from './modules/recap/one-click.js';
+import { openApiDocument } from './openapi.js';
 import { docsPagePolicy, registerSecurityHeaders } from './security-headers.js';
 import { appRouter, type AppRouter } from './trpc/app-router.js';
-import { createContext } from './trpc/context.js';
+import { contextRequest, createContext } from './trpc/context.js';
 
-export const API_VERSION = '0.1.0';
 /** Largest request body accepted; a transcript batch is far smaller. */
 const BODY_LIMIT = 2 * 1024 * 1024;
-
-const statusCodes: Record<number, string> = {
-  400: 'BAD_REQUEST',
-  401: 'UNAUTHORIZED',
-  403: 'FORBIDDEN',
-  404: 'NOT_FOUND',
-  405: 'METHOD_NOT_SUPPORTED',
-  413: 'PAYLOAD_TOO_LARGE',
-  415: 'UNSUPPORTED_MEDIA_TYPE',
-  429: 'TOO_MANY_REQUESTS',
-};
 
 /**
  * Deepest nesting of objects and arrays a body may have; real calls use 3. Deeper bodies overflow the
@@ -55,21 +49,6 @@ function jsonDepth(text: string): number {
     else if (c === '}' || c === ']') depth--;
   }
   return deepest;
-}
-
-/** Errors raised by Fastify itself (bad JSON, body too large, unknown route) in the API's error shape. */
-function errorBody(status: number, message: string, requestId?: string): ApiErrorBody {
-  const code = statusCodes[status] ?? 'INTERNAL_SERVER_ERROR';
-  return { message, code, data: { code, httpStatus: status, ...(requestId ? { requestId } : {}) } };
-}
-
-export function openApiDocument() {
-  return generateOpenApiDocument(appRouter, {
-    title: 'Mbox API',
-    description: 'REST facade of the Mbox server. Every call takes `Authorization: Bearer <token>` unless marked public.',
-    version: API_VERSION,
-    baseUrl: '/v1',
-  });
 }
 
 /** Where `npm run build` leaves the extension's store package (apps/extension/build.ts). */
@@ -118,11 +97,22 @@ export async function buildApp(deps: AppDeps, options: { webDist?: string | null
   });
 
   await registerSecurityHeaders(app, deps.config);
+  await registerRequestGuards(app, deps);
 
+  await deps.events.start();
+  app.addHook('onClose', () => deps.events.close());
   registerWorkers(deps);
   await deps.jobs.start();
   // Before the database closes (main.ts closes it after the app): running jobs finish or are retried later.
   app.addHook('onClose', () => deps.jobs.stop());
+
+  // The web app's session cookies (modules/auth/cookies.ts).
+  await app.register(fastifyCookie);
+
+  // Answers above 1 kB compressed as the client accepts (br at quality 4, gzip), for every route added
+  // below. Never `text/event-stream` (the plugin's default types leave it out, so subscriptions stream
+  // event by event), nor answers that already carry a Content-Encoding. Request bodies are not inflated.
+  await app.register(fastifyCompress, { threshold: 1024, encodings: ['br', 'gzip'], globalDecompression: false });
 
   if (deps.config.CORS_ORIGIN) {
     await app.register(fastifyCors, { origin: deps.config.CORS_ORIGIN.split(','), credentials: false });
@@ -141,14 +131,8 @@ export async function buildApp(deps: AppDeps, options: { webDist?: string | null
     prefix: '/trpc',
     trpcOptions: {
       router: appRouter,
-      createContext: ({ req, info }) =>
-        createContext(deps, {
-          authorization: req.headers.authorization,
-          connectionToken: typeof info.connectionParams?.token === 'string' ? info.connectionParams.token : undefined,
-          ip: req.ip,
-          id: req.id,
-          log: deps.log.child({ reqId: req.id }),
-        }),
+      // Credentials come from the Authorization header or the session cookie, never from the URL.
+      createContext: ({ req, res }) => createContext(deps, contextRequest(deps, req, res)),
     } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
   });
 
@@ -174,16 +158,20 @@ export async function buildApp(deps: AppDeps, options: { webDist?: string | null
     specification: { document: document as unknown as StaticDocumentSpec['document'] },
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/docs', staticCSP: docsPagePolicy(deps.config) });
+  // trpc-to-openapi calls reply.send and resolves its handler at once: while a compressed answer still
+  // streams, Fastify would then send a second, empty one. Its route resolves once the answer is out.
+  app.addHook('onRoute', (route) => {
+    if (route.url !== '/v1/*') return;
+    const handler = route.handler;
+    route.handler = async function (this: FastifyInstance, request, reply) {
+      await handler.call(this, request, reply);
+      if (!reply.sent && !reply.raw.destroyed) await once(reply.raw, 'close');
+    };
+  });
   await app.register(fastifyTRPCOpenApiPlugin, {
     basePath: '/v1',
     router: appRouter,
-    createContext: ({ req }: { req: FastifyRequest }) =>
-      createContext(deps, {
-        authorization: typeof req.headers.authorization === 'string' ? req.headers.authorization : undefined,
-        ip: req.ip,
-        id: req.id,
-        log: deps.log.child({ reqId: req.id }),
-      }),
+    createContext: ({ req, res }: { req: FastifyRequest; res: FastifyReply }) => createContext(deps, contextRequest(deps, req, res)),
   });
 
   // The extension package for developer-mode installs (web page /extension), until it is in the store.

@@ -1,20 +1,32 @@
-import pino from 'pino';
-import { AiEngine } from './ai/index.js';
-import { buildApp } from './app.js';
+import type { Logger } from 'pino';
 import { loadConfig, type Config } from './config.js';
 import { openDatabase } from './db/database.js';
 import type { AppDeps } from './deps.js';
-import { EventBus } from './events.js';
-import { Jobs } from './jobs/jobs.js';
-import { closeFirebase } from './modules/auth/service.js';
+import { createLogger } from './http/logger.js';
 import { loadSecrets } from './secrets.js';
+
+/**
+ * The rest of the server, loaded while the database opens: PGlite compiles its WebAssembly off the main
+ * thread and PostgreSQL answers over the network, so start-up overlaps the two instead of adding them.
+ */
+async function loadServer() {
+  const [{ AiEngine }, { buildApp }, { EventBus }, { createEventTransport }, { Jobs }, { closeFirebase }] = await Promise.all([
+    import('./ai/index.js'),
+    import('./app.js'),
+    import('./events.js'),
+    import('./events/create-transport.js'),
+    import('./jobs/jobs.js'),
+    import('./modules/auth/service.js'),
+  ]);
+  return { AiEngine, buildApp, EventBus, createEventTransport, Jobs, closeFirebase };
+}
 
 function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || host.startsWith('127.');
 }
 
 /** Local accounts have no password: serving them beyond this machine must be an explicit choice. */
-function checkExposure(config: Config, log: pino.Logger): void {
+function checkExposure(config: Config, log: Logger): void {
   if (config.AUTH_MODE !== 'local' || isLoopback(config.HOST)) return;
   if (!config.ALLOW_LOCAL_AUTH_ON_NETWORK) {
     throw new Error(
@@ -27,11 +39,14 @@ function checkExposure(config: Config, log: pino.Logger): void {
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const log = pino({ level: config.LOG_LEVEL });
+  const log = createLogger(config);
   checkExposure(config, log);
 
   const started = Date.now();
-  const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  const [database, { AiEngine, buildApp, EventBus, createEventTransport, Jobs, closeFirebase }] = await Promise.all([
+    openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR }),
+    loadServer(),
+  ]);
   if (database.appliedMigrations.length) log.info({ migrations: database.appliedMigrations }, 'migrations applied');
   const shutdown = new AbortController();
   const deps: AppDeps = {
@@ -39,7 +54,7 @@ async function main(): Promise<void> {
     config,
     database,
     db: database.prisma,
-    events: new EventBus(),
+    events: new EventBus(await createEventTransport(config, config.DATABASE_URL, log)),
     jobs: new Jobs(config, database, config.DATABASE_URL, log),
     log,
     secrets: await loadSecrets(config),

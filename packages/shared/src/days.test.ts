@@ -1,3 +1,6 @@
+import { tz } from '@date-fns/tz';
+import { format } from 'date-fns';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { dayKey, dayKeyLabel, formatDayLabel, groupByDay, isValidTimeZone, meetingCountLabel, timeZoneSchema } from './days.js';
 
@@ -18,6 +21,25 @@ describe('dayKey and labels', () => {
   });
   it('fall back to UTC for a zone Intl does not know', () => {
     expect(dayKey(lateNight, 'Mars/Olympus')).toBe('2026-11-22');
+  });
+});
+
+describe('day keys and labels from the cached formatter', () => {
+  const zones = ['UTC', 'America/New_York', 'Asia/Kolkata', 'Asia/Kathmandu', 'Australia/Lord_Howe', 'Pacific/Chatham', 'America/St_Johns', 'Europe/Berlin', 'Pacific/Kiritimati'];
+  it('agree with date-fns time-zone formatting at any moment (DST changes and odd offsets included)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: Date.UTC(2000, 0, 1), max: Date.UTC(2037, 0, 1) }), fc.constantFrom(...zones), (time, zone) => {
+        expect(dayKey(time, zone)).toBe(format(time, 'yyyy-MM-dd', { in: tz(zone) }));
+        expect(formatDayLabel(time, zone)).toBe(format(time, 'EEEE, MMMM d, yyyy', { in: tz(zone) }));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+  it('agree at the instants around local midnight', () => {
+    // 2026-03-29 is the spring change in Berlin; local midnight is 23:00Z the day before.
+    const midnight = Date.parse('2026-03-28T23:00:00Z');
+    expect(dayKey(midnight - 1, 'Europe/Berlin')).toBe('2026-03-28');
+    expect(dayKey(midnight, 'Europe/Berlin')).toBe('2026-03-29');
   });
 });
 

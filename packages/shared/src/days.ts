@@ -1,5 +1,3 @@
-import { tz } from '@date-fns/tz';
-import { format } from 'date-fns';
 import { z } from 'zod';
 
 /** A moment as a Date or epoch milliseconds. */
@@ -31,29 +29,50 @@ export const timeZoneSchema = z
   .max(64)
   .refine(isValidTimeZone, { message: 'Unknown time zone: expected an IANA name such as Europe/Berlin' });
 
-/** A stored zone that Intl no longer knows must not break a page: such dates fall back to UTC. */
-function zoneContext(timeZone: string) {
-  return { in: tz(isValidTimeZone(timeZone) ? timeZone : DEFAULT_TIME_ZONE) };
+/**
+ * One formatter per zone, made once: building an Intl.DateTimeFormat (or date-fns's tz context) costs
+ * far more than formatting with it, and a list formats a day per meeting. A stored zone that Intl no
+ * longer knows must not break a page: such dates fall back to UTC.
+ */
+const dayFormatters = new Map<string, Intl.DateTimeFormat>();
+
+function dayFormatter(timeZone: string): Intl.DateTimeFormat {
+  const zone = isValidTimeZone(timeZone) ? timeZone : DEFAULT_TIME_ZONE;
+  let formatter = dayFormatters.get(zone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-US', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    dayFormatters.set(zone, formatter);
+  }
+  return formatter;
 }
+
+/** en-US numeric dates read MM/DD/YYYY; the parts are the fallback should a runtime write them otherwise. */
+const US_DATE = /^(\d{2})\/(\d{2})\/(\d+)$/;
 
 /** The calendar day (yyyy-MM-dd) a moment falls on in the given zone. */
 export function dayKey(date: DateInput, timeZone: string): string {
-  return format(date, 'yyyy-MM-dd', zoneContext(timeZone));
+  const formatter = dayFormatter(timeZone);
+  const match = US_DATE.exec(formatter.format(date));
+  if (match) return `${match[3]!.padStart(4, '0')}-${match[1]}-${match[2]}`;
+  const part = (type: Intl.DateTimeFormatPartTypes) => formatter.formatToParts(date).find((p) => p.type === type)?.value ?? '';
+  return `${part('year').padStart(4, '0')}-${part('month')}-${part('day')}`;
 }
 
-const LABEL_FORMAT = 'EEEE, MMMM d, yyyy';
+const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
-/** Long English date label of the day a moment falls on, e.g. 'Sunday, November 22, 2026'. */
-export function formatDayLabel(date: DateInput, timeZone: string): string {
-  return format(date, LABEL_FORMAT, zoneContext(timeZone));
-}
-
-/** The same label from a day key (as the grouped meeting list returns them). */
+/** The same label from a day key (as the grouped meeting list returns them), e.g. 'Sunday, November 22, 2026'. */
 export function dayKeyLabel(key: string): string {
   const [year, month, day] = key.split('-').map(Number);
   if (year === undefined || month === undefined || day === undefined) return key;
-  const utcNoon = Date.UTC(year, month - 1, day, 12);
-  return Number.isNaN(utcNoon) ? key : formatDayLabel(utcNoon, 'UTC');
+  const utcNoon = new Date(Date.UTC(year, month - 1, day, 12));
+  if (Number.isNaN(utcNoon.getTime())) return key;
+  return `${WEEKDAYS[utcNoon.getUTCDay()]}, ${MONTHS[utcNoon.getUTCMonth()]} ${utcNoon.getUTCDate()}, ${String(utcNoon.getUTCFullYear()).padStart(4, '0')}`;
+}
+
+/** Long English date label of the day a moment falls on, e.g. 'Sunday, November 22, 2026'. */
+export function formatDayLabel(date: DateInput, timeZone: string): string {
+  return dayKeyLabel(dayKey(date, timeZone));
 }
 
 export interface DayGroup<T> {
@@ -63,7 +82,10 @@ export interface DayGroup<T> {
   items: T[];
 }
 
-/** Groups items by the day they fall on in the zone; newest day first, newest item first within a day. */
+/**
+ * Groups items by the day they fall on in the zone; newest day first, newest item first within a day.
+ * One cached formatter for the zone formats every item's day; each day's label is written once.
+ */
 export function groupByDay<T>(items: readonly T[], dateOf: (item: T) => DateInput, timeZone: string): DayGroup<T>[] {
   const sorted = items
     .map((item) => ({ item, time: +dateOf(item) }))
@@ -73,7 +95,7 @@ export function groupByDay<T>(items: readonly T[], dateOf: (item: T) => DateInpu
     const day = dayKey(time, timeZone);
     const last = groups.at(-1);
     if (last?.day === day) last.items.push(item);
-    else groups.push({ day, label: formatDayLabel(time, timeZone), items: [item] });
+    else groups.push({ day, label: dayKeyLabel(day), items: [item] });
   }
   return groups;
 }

@@ -1,8 +1,13 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
+import type * as OpenAiSdk from 'openai';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { LlmRequestError } from './errors.js';
 import { countMessageTokens, countTokens } from './tokens.js';
 import type { LlmProvider, LlmRequest, LlmResult, ModelTier } from './types.js';
+import { lazyRequire } from '../lazy-require.js';
+
+/** The OpenAI SDK, loaded when a provider is made (an LLM is configured), not at start-up. */
+const openAiSdk = lazyRequire<typeof OpenAiSdk>('openai');
 
 export interface OpenAiProviderOptions {
   apiKey?: string;
@@ -33,7 +38,7 @@ export class OpenAiProvider implements LlmProvider {
   private readonly maxDelay: number;
 
   constructor(private readonly options: OpenAiProviderOptions) {
-    this.client = new OpenAI({
+    this.client = new (openAiSdk().OpenAI)({
       // Local servers (Ollama, LM Studio) need no key, but the SDK insists on one.
       apiKey: options.apiKey || 'not-needed',
       baseURL: options.baseURL,
@@ -124,15 +129,15 @@ export class OpenAiProvider implements LlmProvider {
             }
           }
           // The SDK ends the iteration quietly when its signal aborts: a cut stream must not pass for a whole one.
-          if (timedOut) throw new OpenAI.APIConnectionTimeoutError({ message: 'The LLM stream stalled.' });
-          if (request.signal?.aborted) throw new OpenAI.APIUserAbortError();
+          if (timedOut) throw new (openAiSdk().APIConnectionTimeoutError)({ message: 'The LLM stream stalled.' });
+          if (request.signal?.aborted) throw new (openAiSdk().APIUserAbortError)();
           return {
             text,
             model: answeredModel,
             usage: usage ?? { promptTokens: countMessageTokens(request.messages), completionTokens: countTokens(text) },
           };
         } catch (error) {
-          if (timedOut) throw new OpenAI.APIConnectionTimeoutError({ message: 'The LLM stream stalled.' });
+          if (timedOut) throw new (openAiSdk().APIConnectionTimeoutError)({ message: 'The LLM stream stalled.' });
           throw error;
         } finally {
           clearTimeout(timer);
@@ -158,22 +163,22 @@ export class OpenAiProvider implements LlmProvider {
   }
 
   private classify(error: unknown, attempts: number): Failure {
-    if (error instanceof OpenAI.APIUserAbortError) {
+    if (error instanceof openAiSdk().APIUserAbortError) {
       return { retryable: false, error: new LlmRequestError('The LLM request was cancelled.', undefined, 'rejected', attempts, { cause: error }) };
     }
-    if (error instanceof OpenAI.APIConnectionTimeoutError) {
+    if (error instanceof openAiSdk().APIConnectionTimeoutError) {
       return {
         retryable: true,
         error: new LlmRequestError(`The LLM did not answer within ${this.options.timeoutMs} ms.`, undefined, 'timeout', attempts, { cause: error }),
       };
     }
-    if (error instanceof OpenAI.APIConnectionError) {
+    if (error instanceof openAiSdk().APIConnectionError) {
       return {
         retryable: true,
         error: new LlmRequestError(`Could not reach the LLM: ${error.message}`, undefined, 'unavailable', attempts, { cause: error }),
       };
     }
-    if (error instanceof OpenAI.APIError) {
+    if (error instanceof openAiSdk().APIError) {
       const status = error.status;
       const retryAfter = Number(error.headers?.get('retry-after'));
       const retryAfterMs = Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : undefined;

@@ -1,32 +1,41 @@
 import { marked } from 'marked';
-import sanitizeHtml from 'sanitize-html';
+import type SanitizeHtml from 'sanitize-html';
+import type { IOptions } from 'sanitize-html';
 import { formatSummaryAnswer, looksLikeHtml } from '@mbox/shared';
+import { lazyRequire } from '../lazy-require.js';
+
+/** sanitize-html (with postcss and htmlparser2) loads with the first summary, not at start-up. */
+const sanitizeHtml = lazyRequire<typeof SanitizeHtml>('sanitize-html');
+
+let summaryPolicy: IOptions | undefined;
 
 /**
  * Allow-list for stored summary HTML: text formatting, headings, lists, tables and plain links.
  * Anything else (script, style, iframe, on* handlers, javascript: or data: links) is dropped.
+ * Built on first use: its link transform comes from sanitize-html itself.
  */
-const OPTIONS: sanitizeHtml.IOptions = {
-  allowedTags: [
-    'p', 'br', 'b', 'strong', 'i', 'em', 'u', 's', 'mark', 'small', 'sub', 'sup',
-    'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'blockquote', 'code', 'pre', 'hr',
-    'a', 'span', 'div', 'table', 'thead', 'tbody', 'tr', 'th', 'td',
-  ],
-  allowedAttributes: { a: ['href', 'title'], ol: ['start'], th: ['colspan', 'rowspan'], td: ['colspan', 'rowspan'] },
-  allowedSchemes: ['http', 'https', 'mailto'],
-  allowedSchemesAppliedToAttributes: ['href'],
-  allowProtocolRelative: false,
-  disallowedTagsMode: 'discard',
-  transformTags: {
-    a: sanitizeHtml.simpleTransform('a', { rel: 'noopener noreferrer nofollow', target: '_blank' }),
-  },
-};
-// transformTags adds rel/target after filtering, so they need to be allowed as well.
-OPTIONS.allowedAttributes = { ...OPTIONS.allowedAttributes, a: ['href', 'title', 'rel', 'target'] };
+function policy(): IOptions {
+  return (summaryPolicy ??= {
+    allowedTags: [
+      'p', 'br', 'b', 'strong', 'i', 'em', 'u', 's', 'mark', 'small', 'sub', 'sup',
+      'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'blockquote', 'code', 'pre', 'hr',
+      'a', 'span', 'div', 'table', 'thead', 'tbody', 'tr', 'th', 'td',
+    ],
+    // transformTags adds rel/target after filtering, so they need to be allowed as well.
+    allowedAttributes: { a: ['href', 'title', 'rel', 'target'], ol: ['start'], th: ['colspan', 'rowspan'], td: ['colspan', 'rowspan'] },
+    allowedSchemes: ['http', 'https', 'mailto'],
+    allowedSchemesAppliedToAttributes: ['href'],
+    allowProtocolRelative: false,
+    disallowedTagsMode: 'discard',
+    transformTags: {
+      a: sanitizeHtml().simpleTransform('a', { rel: 'noopener noreferrer nofollow', target: '_blank' }),
+    },
+  });
+}
 
 export function sanitizeSummaryHtml(html: string): string {
   // sanitize-html writes XHTML-style "<br />"; the stored form (and the shared rules) use "<br>".
-  return sanitizeHtml(html, OPTIONS).replace(/<br \/>/g, '<br>').trim();
+  return sanitizeHtml()(html, policy()).replace(/<br \/>/g, '<br>').trim();
 }
 
 /** Removes a Markdown code fence some models wrap their HTML in. */

@@ -1,13 +1,18 @@
-import { Tiktoken } from 'js-tiktoken/lite';
-import o200kBase from 'js-tiktoken/ranks/o200k_base';
+import type * as TiktokenLite from 'js-tiktoken/lite';
+import type { Tiktoken } from 'js-tiktoken/lite';
+import type O200kBase from 'js-tiktoken/ranks/o200k_base';
+import { lazyRequire } from '../lazy-require.js';
 import type { ChatMessage } from './types.js';
 
 // The ranks ship inside the package, so counting works offline. o200k_base is the encoding of
-// current OpenAI models; for other models it is a close enough estimate to size chunks.
+// current OpenAI models; for other models it is a close enough estimate to size chunks. They are a
+// few megabytes, loaded with the first count rather than at start-up.
+const tiktoken = lazyRequire<typeof TiktokenLite>('js-tiktoken/lite');
+const o200kBase = lazyRequire<typeof O200kBase>('js-tiktoken/ranks/o200k_base');
 let encoder: Tiktoken | undefined;
 
 function getEncoder(): Tiktoken {
-  encoder ??= new Tiktoken(o200kBase);
+  encoder ??= new (tiktoken().Tiktoken)(o200kBase());
   return encoder;
 }
 

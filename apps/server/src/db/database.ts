@@ -1,9 +1,7 @@
 import { mkdir } from 'node:fs/promises';
-import { PGlite } from '@electric-sql/pglite';
-import { PrismaPg } from '@prisma/adapter-pg';
+import type { PGlite } from '@electric-sql/pglite';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
-import { PrismaPGlite } from 'pglite-prisma-adapter';
-import { PrismaClient } from '../generated/prisma/client.js';
+import type { PrismaClient } from '../generated/prisma/client.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { applyMigrations } from './migrate.js';
 
@@ -32,9 +30,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   let adapter: SqlMigrationAwareDriverAdapterFactory;
   let pglite: PGlite | undefined;
   let unlock: (() => Promise<void>) | undefined;
+  // Prisma's client loads while the database opens rather than before.
+  const prismaClient = import('../generated/prisma/client.js');
+  // Each kind's driver is loaded only when it is used: a deployment runs on one of them.
   if (options.url) {
+    const { PrismaPg } = await import('@prisma/adapter-pg');
     adapter = new PrismaPg({ connectionString: options.url, max: 10 });
   } else {
+    const [{ PGlite }, { PrismaPGlite }] = await Promise.all([import('@electric-sql/pglite'), import('pglite-prisma-adapter')]);
     if (!options.dataDir.startsWith('memory://')) {
       await mkdir(options.dataDir, { recursive: true });
       // Before PGlite opens the files: a second opener would already corrupt the first one's state.
@@ -50,6 +53,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
   try {
     const appliedMigrations = options.migrate === false ? [] : await applyMigrations(adapter);
+    const { PrismaClient } = await prismaClient;
     const prisma = new PrismaClient({ adapter });
     return {
       prisma,

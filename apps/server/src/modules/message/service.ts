@@ -11,7 +11,8 @@ import {
   sealSummaryTexts,
 } from '../../crypto/encryption.js';
 import type { AppDeps } from '../../deps.js';
-import type { Prisma } from '../../generated/prisma/client.js';
+import { MAX_EVENT_LINES_CHARS } from '../../events.js';
+import type { Message, Prisma } from '../../generated/prisma/client.js';
 import type { AuthUser } from '../auth/service.js';
 import { meetingNotFound, toMessageDto } from '../meeting/service.js';
 import { callAi } from '../summary/ai-errors.js';
@@ -33,16 +34,35 @@ async function readMessage(deps: AppDeps, userId: string, messageId: string): Pr
   return toMessageDto(message!);
 }
 
-function announce(deps: AppDeps, userId: string, meetingId: string, messageIds: string[]): void {
-  deps.events.emit('meeting.lines', { userId, meetingId, messageIds });
+/**
+ * Tells the meeting's live subscribers about changed lines, carrying the rows as stored (an encrypted
+ * line's text stays sealed: events may travel through PostgreSQL or Redis; subscribers open it), in
+ * transcript order. A change whose texts exceed MAX_EVENT_LINES_CHARS names its lines instead.
+ */
+export function announceLines(deps: AppDeps, userId: string, meetingId: string, rows: Message[]): void {
+  if (!rows.length) return;
+  const lines = rows.map(toMessageDto).sort((a, b) => a.spokenAt - b.spokenAt || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  let chars = 0;
+  for (const line of lines) chars += line.text.length + (line.aiFixed?.length ?? 0) + line.comment.length;
+  deps.events.emit(
+    'meeting.lines',
+    chars <= MAX_EVENT_LINES_CHARS ? { userId, meetingId, lines } : { userId, meetingId, messageIds: lines.map((l) => l.key) },
+  );
+}
+
+/** The message after a change: announced to live subscribers as stored, answered opened. */
+async function announceAndRead(deps: AppDeps, userId: string, messageId: string): Promise<MessageDto> {
+  const stored = await findOwnMessage(deps.db, userId, messageId);
+  announceLines(deps, userId, stored.meetingId, [stored]);
+  const [message] = await openMessages(deps, userId, [stored]);
+  return toMessageDto(message!);
 }
 
 /** Stores the given set of marks (the client toggles); repeats are stored once. */
 export async function markMessage(deps: AppDeps, userId: string, messageId: string, marks: Mark[]): Promise<MessageDto> {
-  const { meetingId } = await findOwnMessage(deps.db, userId, messageId);
+  await findOwnMessage(deps.db, userId, messageId);
   await deps.db.message.updateMany({ where: { id: messageId, meeting: { userId } }, data: { marks: [...new Set(marks)] } });
-  announce(deps, userId, meetingId, [messageId]);
-  return readMessage(deps, userId, messageId);
+  return announceAndRead(deps, userId, messageId);
 }
 
 /** Sets the comment of a message; marks stay as they are (the client adds or drops 'commented'). */
@@ -52,10 +72,9 @@ export async function commentMessage(
   messageId: string,
   comment: string,
 ): Promise<MessageDto> {
-  const { meetingId } = await findOwnMessage(deps.db, userId, messageId);
+  await findOwnMessage(deps.db, userId, messageId);
   await deps.db.message.updateMany({ where: { id: messageId, meeting: { userId } }, data: { comment: comment.trim() } });
-  announce(deps, userId, meetingId, [messageId]);
-  return readMessage(deps, userId, messageId);
+  return announceAndRead(deps, userId, messageId);
 }
 
 /**
@@ -80,8 +99,7 @@ export async function aiFixMessage(deps: AppDeps, user: AuthUser, messageId: str
     data: { aiFixed },
   });
   if (!count) throw new TRPCError({ code: 'CONFLICT', message: 'The message changed while it was being fixed; try again' });
-  announce(deps, user.id, stored.meetingId, [messageId]);
-  return { message: await readMessage(deps, user.id, messageId) };
+  return { message: await announceAndRead(deps, user.id, messageId) };
 }
 
 /**
@@ -108,8 +126,7 @@ export async function encryptMessage(deps: AppDeps, userId: string, messageId: s
     });
     return true;
   });
-  if (changed) announce(deps, userId, meetingId, [messageId]);
-  return readMessage(deps, userId, messageId);
+  return changed ? announceAndRead(deps, userId, messageId) : readMessage(deps, userId, messageId);
 }
 
 /**
@@ -152,6 +169,7 @@ export async function encryptMeeting(deps: AppDeps, userId: string, meetingId: s
     { timeout: 60_000 },
   );
   deps.events.emit('meeting.changed', { userId, meetingId, kind: 'updated' });
-  if (sealedIds.length) announce(deps, userId, meetingId, sealedIds);
+  // Every line of the meeting may have changed: subscribers read them (an event of rows would be too large).
+  if (sealedIds.length) deps.events.emit('meeting.lines', { userId, meetingId, messageIds: sealedIds });
   return { success: true };
 }

@@ -1,6 +1,5 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import nodemailer from 'nodemailer';
 import type { Config } from '../../config.js';
 
 export interface OutgoingMail {
@@ -68,13 +67,18 @@ export function toMailError(error: unknown): MailError {
   return new MailError(`Could not reach the mail server (${reason})`, false);
 }
 
+/** nodemailer, loaded with the first message sent rather than at start-up. */
+async function nodemailer() {
+  return (await import('nodemailer')).default;
+}
+
 function smtpMailer(config: Config, url: string): Mailer {
-  const transport = nodemailer.createTransport({ url, ...SMTP_TIMEOUTS });
+  const transport = nodemailer().then((mailer) => mailer.createTransport({ url, ...SMTP_TIMEOUTS }));
   return {
     kind: 'smtp',
     async send(mail) {
       try {
-        const info = await transport.sendMail(message(config, mail));
+        const info = await (await transport).sendMail(message(config, mail));
         const list = (value: unknown) => (Array.isArray(value) ? value.map((a) => (typeof a === 'string' ? a : String((a as { address?: string }).address ?? a))) : []);
         return { accepted: list(info.accepted), rejected: list(info.rejected) };
       } catch (error) {
@@ -89,12 +93,12 @@ function smtpMailer(config: Config, url: string): Mailer {
  * DATA_DIR/outbox, named after its Message-ID, so a resend replaces the file instead of adding one.
  */
 function outboxMailer(config: Config): Mailer {
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const transport = nodemailer().then((mailer) => mailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }));
   const dir = outboxDir(config);
   return {
     kind: 'outbox',
     async send(mail) {
-      const info = await transport.sendMail(message(config, mail));
+      const info = await (await transport).sendMail(message(config, mail));
       await mkdir(dir, { recursive: true });
       const file = join(dir, `${mail.messageId.replace(/[^\w.-]/g, '_')}.eml`);
       const temporary = `${file}.tmp`;

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type {
   CaptureEvent,
   IngestEventsInput,
@@ -8,7 +9,8 @@ import type {
 } from '@mbox/shared';
 import { encryptText, ensureDataKey, messageContext } from '../../crypto/encryption.js';
 import type { AppDeps } from '../../deps.js';
-import type { Meeting, Prisma } from '../../generated/prisma/client.js';
+import { Prisma, type Message } from '../../generated/prisma/client.js';
+import { announceLines } from '../message/service.js';
 import { markMeetingEnded } from './meeting-end.js';
 
 /** Keeps the highest revision of each caption block when a batch repeats one. */
@@ -21,122 +23,201 @@ function latestPerCaption(lines: TranscriptLine[]): TranscriptLine[] {
   return [...latest.values()];
 }
 
-function mergeNames(current: string[], added: Iterable<string>): string[] {
-  const names = new Set(current);
-  for (const name of added) if (name.trim()) names.add(name.trim());
-  return [...names];
+const ID_ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
+
+/**
+ * Row ids in the shape of Prisma's cuid() default (25 lower-case characters, starting with `c`, time
+ * first), made here because the rows are written by one SQL statement rather than through Prisma.
+ */
+function newIds(count: number): string[] {
+  const time = Date.now().toString(36).padStart(8, '0');
+  const random = randomBytes(count * 16);
+  return Array.from({ length: count }, (_, i) => {
+    let id = `c${time}`;
+    for (let j = i * 16; j < i * 16 + 16; j++) id += ID_ALPHABET[random[j]! % 36];
+    return id;
+  });
+}
+
+/** The trimmed, non-empty names of a batch (participants, then speakers), each once, in order. */
+function batchNames(info: IngestLinesInput['meeting'], speakers: string[]): string[] {
+  return [...new Set([...(info.participants ?? []), ...speakers].map((name) => name.trim()).filter(Boolean))];
 }
 
 /**
- * Creates the meeting of a capture session on its first batch, or merges the latest facts into it.
- * The upsert takes the meeting row's lock until the transaction commits.
+ * Creates the meeting of a capture session (its first batch); false when it exists already, or a
+ * concurrent first batch created it a moment before.
  */
-async function upsertMeeting(
-  tx: Prisma.TransactionClient,
-  userId: string,
-  info: IngestLinesInput['meeting'],
-  speakers: string[],
-): Promise<{ meeting: Meeting; isNew: boolean }> {
-  const existing = await tx.meeting.findUnique({ where: { userId_sessionId: { userId, sessionId: info.sessionId } } });
-  const meeting = await tx.meeting.upsert({
-    where: { userId_sessionId: { userId, sessionId: info.sessionId } },
-    create: {
-      userId,
-      sessionId: info.sessionId,
-      meetCode: info.meetCode,
-      title: info.title?.trim() ?? '',
-      startedAt: new Date(info.startedAt),
-      users: mergeNames(info.participants ?? [], speakers),
-    },
-    update: {
-      ...(info.title?.trim() ? { title: info.title.trim() } : {}),
-      users: mergeNames(existing?.users ?? [], [...(info.participants ?? []), ...speakers]),
-    },
-  });
-  return { meeting, isNew: !existing };
+async function createMeeting(db: AppDeps['db'] | Prisma.TransactionClient, userId: string, info: IngestLinesInput['meeting'], names: string[]): Promise<boolean> {
+  const [id] = newIds(1);
+  const created = await db.$queryRaw<{ id: string }[]>`
+    INSERT INTO "Meeting" (id, "userId", "sessionId", "meetCode", title, "startedAt", users, "createdAt", "updatedAt")
+    VALUES (${id}, ${userId}, ${info.sessionId}, ${info.meetCode}, ${info.title?.trim() ?? ''},
+            TIMESTAMP '1970-01-01' + ${info.startedAt}::bigint * INTERVAL '1 millisecond', ${names}::text[],
+            now() AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC')
+    ON CONFLICT ("userId", "sessionId") DO NOTHING
+    RETURNING id`;
+  return created.length > 0;
+}
+
+/**
+ * How stale lastLineAt may get before a batch rewrites it: the meeting row is not rewritten on every
+ * batch, and the idle sweep (MEETING_IDLE_MINUTES) can afford to see the last line a little early.
+ */
+function lineClockResolutionMs(deps: AppDeps): number {
+  return Math.min(15_000, (deps.config.MEETING_IDLE_MINUTES * 60_000) / 10);
+}
+
+/** Lines as the statement takes them: the text as it will be stored, sealed or not. */
+interface OutgoingLine {
+  line: TranscriptLine;
+  text: string;
+  encrypted: boolean;
+}
+
+/** What the statement answers: the meeting (null: no such meeting yet) and the rows it wrote, as stored. */
+interface Written {
+  meetingId: string | null;
+  meetingEncrypted: boolean;
+  rows: Message[];
+}
+
+/** The lines as one JSON parameter: one string to send instead of nine arrays escaped element by element. */
+function incoming(lines: OutgoingLine[]) {
+  const ids = newIds(lines.length);
+  return lines.map(({ line, text, encrypted }, i) => ({
+    id: ids[i],
+    caption_id: line.captionId,
+    revision: line.revision,
+    final: line.final,
+    speaker: line.speaker,
+    avatar: line.avatar ?? '',
+    text,
+    encrypted,
+    spoken_ms: line.spokenAt,
+  }));
+}
+
+/**
+ * Sets a column from the incoming line, or keeps it: a plain line never overwrites a message sealed on
+ * its own (encrypted later than the meeting's other lines), it comes back unchanged for sealing instead.
+ */
+const keepSealed = (column: string) =>
+  `"${column}" = CASE WHEN m.encrypted AND NOT excluded.encrypted THEN m."${column}" ELSE excluded."${column}" END`;
+const UPSERT_SET = Prisma.raw(
+  ['revision', 'final', 'user', 'userAvatar', 'text', 'encrypted', 'spokenAt', 'lastUpdated'].map(keepSealed).join(', '),
+);
+
+/**
+ * THE write of a batch, one statement: locks the session's meeting row (encryption locks it too, so
+ * no plain line slips into a meeting being encrypted), upserts every line by (meeting, captionId)
+ * where the stored revision is lower, and rewrites the meeting row only when something in it changes
+ * (title, new names, an ended meeting reopened, an idle clock older than its resolution). Writes no
+ * line of an encrypted meeting that comes unsealed.
+ */
+async function writeBatch(deps: AppDeps, userId: string, info: IngestLinesInput['meeting'], names: string[], lines: OutgoingLine[]): Promise<Written> {
+  const title = info.title?.trim() ?? '';
+  const result = await deps.db.$queryRaw<({ lockedMeetingId: string; lockedMeetingEncrypted: boolean } & (Message | { [K in keyof Message]: null }))[]>`
+    WITH meeting AS (
+      SELECT id, encrypted, title, users, "endedAt", "lastLineAt" FROM "Meeting"
+      WHERE "userId" = ${userId} AND "sessionId" = ${info.sessionId}
+      FOR NO KEY UPDATE
+    ), upserted AS (
+      INSERT INTO "Message" AS m
+        (id, "meetingId", "captionId", revision, final, "user", "userAvatar", text, encrypted, "spokenAt", "lastUpdated")
+      SELECT v.id, meeting.id, v.caption_id, v.revision, v.final, v.speaker, v.avatar, v.text, v.encrypted,
+             TIMESTAMP '1970-01-01' + v.spoken_ms * INTERVAL '1 millisecond', now() AT TIME ZONE 'UTC'
+      FROM meeting, json_to_recordset(${JSON.stringify(incoming(lines))}::json)
+           AS v(id text, caption_id text, revision int, final boolean, speaker text, avatar text, text text, encrypted boolean, spoken_ms bigint)
+      WHERE (v.encrypted OR NOT meeting.encrypted)
+        -- Lines stored at this revision or a newer one are left out before the insert: ON CONFLICT would
+        -- lock each such row (a write) only to find nothing to do, and re-sent batches are common.
+        AND NOT EXISTS (SELECT 1 FROM "Message" s
+                        WHERE s."meetingId" = meeting.id AND s."captionId" = v.caption_id AND s.revision >= v.revision)
+      ON CONFLICT ("meetingId", "captionId") DO UPDATE SET ${UPSERT_SET}
+        WHERE m.revision < excluded.revision
+      RETURNING m.*
+    ), added AS (
+      SELECT COALESCE(array_agg(name ORDER BY first), ARRAY[]::text[]) AS names
+      FROM (SELECT n.name, min(n.ord) AS first
+            FROM meeting, unnest(${names}::text[]) WITH ORDINALITY AS n(name, ord)
+            WHERE n.name <> ALL (meeting.users) GROUP BY n.name) AS fresh
+    ), touched AS (
+      -- New words restart the idle clock and open an ended meeting again (a recap sent is not sent again).
+      UPDATE "Meeting" AS t
+      SET title = CASE WHEN ${title} <> '' THEN ${title} ELSE t.title END,
+          users = t.users || added.names,
+          "lastLineAt" = CASE WHEN EXISTS (SELECT 1 FROM upserted) THEN now() AT TIME ZONE 'UTC' ELSE t."lastLineAt" END,
+          "endedAt" = CASE WHEN EXISTS (SELECT 1 FROM upserted) THEN NULL ELSE t."endedAt" END,
+          "updatedAt" = now() AT TIME ZONE 'UTC'
+      FROM meeting, added
+      WHERE t.id = meeting.id
+        AND ((${title} <> '' AND ${title} <> meeting.title) OR cardinality(added.names) > 0
+             OR (EXISTS (SELECT 1 FROM upserted)
+                 AND (meeting."endedAt" IS NOT NULL OR meeting."lastLineAt" IS NULL
+                      OR meeting."lastLineAt" < now() AT TIME ZONE 'UTC' - ${lineClockResolutionMs(deps)} * INTERVAL '1 millisecond')))
+    )
+    SELECT meeting.id AS "lockedMeetingId", meeting.encrypted AS "lockedMeetingEncrypted", upserted.*
+    FROM meeting LEFT JOIN upserted ON true`;
+  const [first] = result;
+  return {
+    meetingId: first?.lockedMeetingId ?? null,
+    meetingEncrypted: first?.lockedMeetingEncrypted ?? false,
+    // Named apart from the rows' own columns (meetingId, encrypted), which are null when no line was written.
+    rows: result.filter((row): row is typeof row & Message => row.id !== null).map(({ lockedMeetingId: _, lockedMeetingEncrypted: __, ...row }) => row as Message),
+  };
 }
 
 /**
  * Stores a batch of caption lines: upsert by (meeting, captionId), where a lower or equal revision never
  * overwrites a higher one. Resending a batch changes nothing, so the extension may retry freely.
+ *
+ * One statement per batch (writeBatch), sent as the lines came. It is sent again, with texts sealed by
+ * the user's data key, only when it finds the meeting encrypted or lines of it encrypted on their own,
+ * and after creating the meeting on a session's first batch. The changed rows come back from the
+ * statement and travel in the live event.
  */
 export async function ingestLines(deps: AppDeps, userId: string, input: IngestLinesInput): Promise<IngestLinesOutput> {
   const { meeting: info } = input;
   const lines = latestPerCaption(input.lines);
-  const speakers = lines.map((l) => l.speaker);
+  const names = batchNames(info, lines.map((l) => l.speaker));
+  let outgoing: OutgoingLine[] = lines.map((line) => ({ line, text: line.text, encrypted: false }));
+  let isNew = false;
+  let key: Buffer | null = null;
+  const seal = async (meetingId: string, toSeal: OutgoingLine[]) => {
+    key ??= await ensureDataKey(deps.db, deps.secrets.masterKey, userId);
+    const context = messageContext(meetingId);
+    return toSeal.map((l) => ({ ...l, text: encryptText(key!, l.line.text, context), encrypted: true }));
+  };
 
-  const result = await deps.db.$transaction(async (tx) => {
-    const { meeting, isNew: meetingIsNew } = await upsertMeeting(tx, userId, info, speakers);
-
-    // The upsert above holds the meeting row's lock until commit, so meeting.encrypted and each
-    // message's flag cannot change under us (encryption takes the same lock).
-    const existing = await tx.message.findMany({
-      where: { meetingId: meeting.id, captionId: { in: lines.map((l) => l.captionId) } },
-      select: { captionId: true, revision: true, encrypted: true },
-    });
-    const encryptedCaptions = new Set(existing.filter((m) => m.encrypted).map((m) => m.captionId));
-    const key =
-      meeting.encrypted || encryptedCaptions.size ? await ensureDataKey(tx, deps.secrets.masterKey, userId) : null;
-    const storedRevision = new Map(existing.map((m) => [m.captionId, m.revision]));
-    const fresh = lines.filter((l) => !storedRevision.has(l.captionId));
-    const newer = lines.filter((l) => (storedRevision.get(l.captionId) ?? Infinity) < l.revision);
-
-    const toRow = (l: TranscriptLine) => {
-      // A line of an encrypted meeting, or a newer revision of a message encrypted on its own, is sealed.
-      const sealWith = meeting.encrypted || encryptedCaptions.has(l.captionId) ? key : null;
-      return {
-        captionId: l.captionId,
-        revision: l.revision,
-        final: l.final,
-        user: l.speaker,
-        userAvatar: l.avatar ?? '',
-        text: sealWith ? encryptText(sealWith, l.text, messageContext(meeting.id)) : l.text,
-        encrypted: sealWith !== null,
-        spokenAt: new Date(l.spokenAt),
-      };
-    };
-    const created = fresh.length
-      ? await tx.message.createManyAndReturn({
-          data: fresh.map((l) => ({ ...toRow(l), meetingId: meeting.id })),
-          skipDuplicates: true,
-          select: { id: true, captionId: true },
-        })
-      : [];
-    const createdIds = new Set(created.map((m) => m.captionId));
-    // A concurrent batch may have inserted some of the "fresh" lines first: update those by revision too.
-    const toUpdate = [...newer, ...fresh.filter((l) => !createdIds.has(l.captionId))];
-    let updated = 0;
-    for (const line of toUpdate) {
-      const { count } = await tx.message.updateMany({
-        where: { meetingId: meeting.id, captionId: line.captionId, revision: { lt: line.revision } },
-        data: toRow(line),
-      });
-      updated += count;
-    }
-    if (created.length + updated) {
-      // New words: the idle clock restarts, and an ended meeting is open again (its recap, if sent, is not sent again).
-      await tx.meeting.update({ where: { id: meeting.id }, data: { lastLineAt: new Date(), endedAt: null } });
-    }
-    const changedCaptions = [...createdIds, ...toUpdate.map((l) => l.captionId)];
-    const changed = changedCaptions.length
-      ? await tx.message.findMany({
-          where: { meetingId: meeting.id, captionId: { in: changedCaptions } },
-          select: { id: true },
-        })
-      : [];
-    return {
-      meetingId: meeting.id,
-      isNew: meetingIsNew,
-      accepted: created.length + updated,
-      changedIds: created.length + updated ? changed.map((m) => m.id) : [],
-    };
-  });
-
-  if (result.isNew) deps.events.emit('meeting.changed', { userId, meetingId: result.meetingId, kind: 'created' });
-  if (result.changedIds.length) {
-    deps.events.emit('meeting.lines', { userId, meetingId: result.meetingId, messageIds: result.changedIds });
+  let written = await writeBatch(deps, userId, info, names, outgoing);
+  if (written.meetingId === null) {
+    isNew = await createMeeting(deps.db, userId, info, names);
+    written = await writeBatch(deps, userId, info, names, outgoing);
+    if (written.meetingId === null) throw new Error(`Meeting of session ${info.sessionId} neither found nor created`);
   }
-  return { meetingKey: result.meetingId, accepted: result.accepted };
+  const meetingId = written.meetingId;
+  const rows = written.rows;
+  if (written.meetingEncrypted && !outgoing.every((l) => l.encrypted)) {
+    // Nothing of the batch was written: every line of an encrypted meeting is sealed.
+    outgoing = await seal(meetingId, outgoing);
+    rows.push(...(await writeBatch(deps, userId, info, names, outgoing)).rows);
+  }
+  // Lines whose message was encrypted on its own came back unchanged: their newer revision is sealed too.
+  const sent = new Map(outgoing.map((l) => [l.line.captionId, l]));
+  const unsealed = rows.filter((row) => {
+    const line = sent.get(row.captionId)!;
+    return row.encrypted && !line.encrypted && row.revision < line.line.revision;
+  });
+  if (unsealed.length) {
+    const resealed = await writeBatch(deps, userId, info, names, await seal(meetingId, unsealed.map((row) => sent.get(row.captionId)!)));
+    const kept = new Set(unsealed);
+    rows.splice(0, rows.length, ...rows.filter((row) => !kept.has(row)), ...resealed.rows);
+  }
+
+  if (isNew) deps.events.emit('meeting.changed', { userId, meetingId, kind: 'created' });
+  announceLines(deps, userId, meetingId, rows);
+  return { meetingKey: meetingId, accepted: rows.length };
 }
 
 /**
@@ -177,6 +258,24 @@ export async function endMeeting(
   return { meetingKey: result.meetingId };
 }
 
+/**
+ * The meeting of a capture session, created when no line came yet, with the batch's title and names
+ * merged in; its row stays locked until the transaction ends.
+ */
+async function lockSessionMeeting(tx: Prisma.TransactionClient, userId: string, info: IngestLinesInput['meeting']): Promise<{ id: string; isNew: boolean }> {
+  const names = batchNames(info, []);
+  const isNew = await createMeeting(tx, userId, info, names);
+  const [meeting] = await tx.$queryRaw<{ id: string; title: string; users: string[] }[]>`
+    SELECT id, title, users FROM "Meeting" WHERE "userId" = ${userId} AND "sessionId" = ${info.sessionId} FOR NO KEY UPDATE`;
+  if (!meeting) throw new Error(`Meeting of session ${info.sessionId} neither found nor created`);
+  const title = info.title?.trim();
+  const users = [...new Set([...meeting.users, ...names])];
+  if ((title && title !== meeting.title) || users.length !== meeting.users.length) {
+    await tx.meeting.update({ where: { id: meeting.id }, data: { ...(title ? { title } : {}), users } });
+  }
+  return { id: meeting.id, isNew };
+}
+
 /** The latest report of each gap in a batch: a closed report wins over an open one, the later end over an earlier. */
 function latestPerEvent(events: CaptureEvent[]): CaptureEvent[] {
   const latest = new Map<string, CaptureEvent>();
@@ -195,7 +294,8 @@ function latestPerEvent(events: CaptureEvent[]): CaptureEvent[] {
 export async function ingestEvents(deps: AppDeps, userId: string, input: IngestEventsInput): Promise<IngestEventsOutput> {
   const events = latestPerEvent(input.events);
   const result = await deps.db.$transaction(async (tx) => {
-    const { meeting, isNew } = await upsertMeeting(tx, userId, input.meeting, []);
+    const meeting = await lockSessionMeeting(tx, userId, input.meeting);
+    const { isNew } = meeting;
     const stored = await tx.meetingEvent.findMany({
       where: { meetingId: meeting.id, clientId: { in: events.map((e) => e.eventId) } },
       select: { clientId: true, endedAt: true },

@@ -1,0 +1,204 @@
+/**
+ * Live delivery (issue 16, acceptance 2): N meetings, each with one subscriber of `meeting.onLines`
+ * over SSE (the eventsource package, signed in by header), each meeting receiving one
+ * `POST /v1/transcript/lines` a second (posts spread evenly over the second). Measured: the time from
+ * sending a post to its line arriving at the meeting's subscriber; p50 and p99 at 200 meetings
+ * (target p99 ≤ 25 ms) and at 1,000 meetings (target p99 ≤ 50 ms).
+ *
+ * The server runs in a child process (this file with `--serve`): the real app on a fresh database on
+ * the local PostgreSQL, one instance (events stay in the process). Subscribers and posts run here.
+ *   npm run bench -- live                 MEETINGS=200,1000 SECONDS=10 by default
+ * Reference: before issue 16 (one emitter woke every subscriber, and each re-read its rows) p99 was
+ * 17 ms at 50 posts/s and 47–75 ms at 200 posts/s on the same kind of machine (issue 16's text).
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { Agent } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { EventSource } from 'eventsource';
+import { cpuSeconds, postJson, serverCpu } from './support.js';
+
+const MEETINGS = (process.env.MEETINGS ?? '200,1000').split(',').map(Number);
+const SECONDS = Number(process.env.SECONDS ?? 10);
+const WARMUP_SECONDS = 3;
+const TARGETS: Record<number, number> = { 200: 25, 1000: 50 };
+const START = Date.UTC(2025, 0, 6, 9, 0);
+
+interface Served {
+  url: string;
+  accessToken: string;
+  extensionToken: string;
+}
+
+// ---------------------------------------------------------------- server side (child process)
+
+async function serve(): Promise<void> {
+  const { startTestApp } = await import('../../apps/server/src/test/app.js');
+  // Request lines logged as in production (info); this child's stdout is /dev/null.
+  const app = await startTestApp({ LOG_LEVEL: 'info' });
+  if (app.deps.database.kind !== 'postgres') throw new Error('live bench needs the local PostgreSQL (or TEST_DATABASE_URL)');
+  const accessToken = await app.signIn('live@example.com');
+  const issued = await app.rest<{ token: string }>('POST', '/v1/auth/extension-token', { token: accessToken });
+  const served: Served = { url: app.url, accessToken, extensionToken: issued.body.token };
+  process.send?.(served);
+  process.on('message', (message) => {
+    if (message === 'stop') void app.close().then(() => process.exit(0));
+    if (message === 'cpu') process.send?.({ cpu: process.cpuUsage() });
+  });
+}
+
+// ---------------------------------------------------------------- client side (this process)
+
+const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+
+const meetingOf = (run: string, m: number) => ({ sessionId: `${run}-${m}`, meetCode: 'abc-defg-hij', title: `Live ${m}`, startedAt: START });
+
+/** Sends one line to meeting `m`; `sent` records when, under its caption id. */
+async function postLine(served: Served, run: string, m: number, seq: number, sent: Map<string, number>, answered?: number[]): Promise<string> {
+  const captionId = `m${m}-c${seq}`;
+  const at = performance.now();
+  sent.set(captionId, at);
+  const { status, text } = await postJson(agent, `${served.url}/v1/transcript/lines`, served.extensionToken, {
+    meeting: meetingOf(run, m),
+    lines: [{ captionId, revision: 0, speaker: 'Ana Lima', text: `Line ${seq} of meeting ${m}: the plan, the numbers and the open questions.`, spokenAt: START + seq * 1000, final: true }],
+  });
+  if (status !== 200) throw new Error(`ingest answered ${status}: ${text.slice(0, 300)}`);
+  answered?.push(performance.now() - at);
+  return (JSON.parse(text) as { meetingKey: string }).meetingKey;
+}
+
+/** Opens the SSE subscription of one meeting; resolves once the server has started it. */
+function subscribe(served: Served, meetingId: string, onLine: (captionId: string) => void): Promise<EventSource> {
+  const input = encodeURIComponent(JSON.stringify({ meetingId }));
+  const source = new EventSource(`${served.url}/trpc/meeting.onLines?input=${input}`, {
+    fetch: (url, init) => fetch(url, { ...init, headers: { ...init?.headers, authorization: `Bearer ${served.accessToken}` } }),
+  });
+  source.addEventListener('message', (event: MessageEvent<string>) => {
+    const captionId = /"captionId":"([^"]+)"/.exec(event.data)?.[1];
+    if (captionId) onLine(captionId);
+  });
+  return new Promise((resolve, reject) => {
+    // tRPC announces a started subscription with a `connected` event.
+    source.addEventListener('connected', () => resolve(source), { once: true });
+    source.addEventListener('error', () => reject(new Error(`subscription of ${meetingId} failed`)), { once: true });
+  });
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+
+interface Result {
+  p50: number;
+  p99: number;
+  count: number;
+  lost: number;
+  /** The post's own answer: how long the server took to store the line. */
+  answerP50: number;
+  answerP99: number;
+  /** Share of one core used in the measured seconds by the server and by this process (subscribers and posts). */
+  serverCores: number;
+  clientCores: number;
+}
+
+async function runAt(served: Served, child: ChildProcess, meetings: number): Promise<Result> {
+  const run = `n${meetings}`;
+  const sent = new Map<string, number>();
+  const latencies: number[] = [];
+  const answered: number[] = [];
+  let measuring = false;
+  let lost = 0;
+  let cpuStart = { server: 0, client: 0, at: 0 };
+  let serverCores = 0;
+  let clientCores = 0;
+  // Each meeting exists (its first line) before its subscriber opens.
+  const keys: string[] = [];
+  for (let m = 0; m < meetings; m += 50) {
+    keys.push(...(await Promise.all(Array.from({ length: Math.min(50, meetings - m) }, (_, k) => postLine(served, run, m + k, 0, sent)))));
+  }
+  // The meetings' first lines were posted before anyone subscribed.
+  sent.clear();
+  const sources: EventSource[] = [];
+  for (let m = 0; m < meetings; m += 50) {
+    sources.push(
+      ...(await Promise.all(
+        keys.slice(m, m + 50).map((key) =>
+          subscribe(served, key, (captionId) => {
+            const at = sent.get(captionId);
+            if (at === undefined) return;
+            sent.delete(captionId);
+            if (measuring) latencies.push(performance.now() - at);
+          }),
+        ),
+      )),
+    );
+  }
+  try {
+    // One post per meeting per second, spread evenly: a tick every 1000/N ms posts to the next meeting.
+    const interval = 1000 / meetings;
+    const total = (WARMUP_SECONDS + SECONDS) * meetings;
+    const begin = performance.now();
+    const inFlight: Promise<unknown>[] = [];
+    for (let i = 0; i < total; i++) {
+      const due = begin + i * interval;
+      const wait = due - performance.now();
+      if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+      if (i === WARMUP_SECONDS * meetings) {
+        measuring = true;
+        cpuStart = { server: await serverCpu(child), client: cpuSeconds(process.cpuUsage()), at: performance.now() };
+      }
+      inFlight.push(postLine(served, run, i % meetings, 1 + Math.floor(i / meetings), sent, measuring ? answered : undefined));
+      if (inFlight.length > 1000) await Promise.all(inFlight.splice(0, 500));
+    }
+    await Promise.all(inFlight);
+    const seconds = (performance.now() - cpuStart.at) / 1000;
+    serverCores = ((await serverCpu(child)) - cpuStart.server) / seconds;
+    clientCores = (cpuSeconds(process.cpuUsage()) - cpuStart.client) / seconds;
+    // Lines still on their way get a second, then count as lost.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    lost = sent.size;
+  } finally {
+    for (const source of sources) source.close();
+  }
+  const sorted = latencies.sort((a, b) => a - b);
+  const answers = answered.sort((a, b) => a - b);
+  return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), count: sorted.length, lost, answerP50: percentile(answers, 50), answerP99: percentile(answers, 99), serverCores, clientCores };
+}
+
+let missed = 0;
+const ms = (n: number) => `${n.toFixed(1)} ms`;
+
+async function main(): Promise<void> {
+  const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['--serve'], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const served = await new Promise<Served>((resolve, reject) => {
+    child.once('message', (message) => resolve(message as Served));
+    child.once('exit', (code) => reject(new Error(`bench server exited (${code}) before it was ready`)));
+  });
+  try {
+    console.log(`server: real app in a child process, fresh PostgreSQL database, one instance; ${SECONDS} s measured after ${WARMUP_SECONDS} s warm-up`);
+    for (const meetings of MEETINGS) {
+      const result = await runAt(served, child, meetings);
+      const target = TARGETS[meetings];
+      const met = target === undefined ? null : result.p99 <= target && result.lost === 0;
+      if (met === false) missed++;
+      console.log(
+        `${`${meetings} meetings × 1 post/s, post → event`.padEnd(44)} p50 ${ms(result.p50)} / p99 ${ms(result.p99)} (${result.count} lines, ${result.lost} lost)`.padEnd(100) +
+          ` target ${target === undefined ? 'report' : `p99 ≤ ${target} ms, none lost`}${met === null ? '' : met ? '  MET' : '  NOT MET'}`,
+      );
+      console.log(
+        `${'  the post answered'.padEnd(44)} p50 ${ms(result.answerP50)} / p99 ${ms(result.answerP99)}; CPU: server ${result.serverCores.toFixed(2)} core, subscribers + posts ${result.clientCores.toFixed(2)} core`,
+      );
+    }
+  } finally {
+    child.send('stop');
+    await new Promise((resolve) => child.once('exit', resolve));
+    agent.destroy();
+  }
+  if (missed) {
+    console.log(`${missed} target(s) not met`);
+    process.exitCode = 1;
+  }
+}
+
+if (process.argv.includes('--serve')) await serve();
+else await main();

@@ -1,0 +1,57 @@
+/** Plumbing the server benchmarks share: HTTP posts over a keep-alive agent, the forked server's CPU, verdicts. */
+import type { ChildProcess } from 'node:child_process';
+import { request, type Agent } from 'node:http';
+
+/** POSTs JSON with a bearer token; resolves with the status and the whole answer. */
+export function postJson(agent: Agent, url: string, token: string, body: unknown): Promise<{ status: number; text: string }> {
+  const payload = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), authorization: `Bearer ${token}` },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+export function cpuSeconds(usage: NodeJS.CpuUsage): number {
+  return (usage.user + usage.system) / 1e6;
+}
+
+/** CPU seconds the forked server has used so far (it answers the message 'cpu' with its process.cpuUsage()). */
+export function serverCpu(child: ChildProcess): Promise<number> {
+  return new Promise((resolve) => {
+    const onMessage = (message: unknown) => {
+      if (typeof message !== 'object' || message === null || !('cpu' in message)) return;
+      child.off('message', onMessage);
+      resolve(cpuSeconds((message as { cpu: NodeJS.CpuUsage }).cpu));
+    };
+    child.on('message', onMessage);
+    child.send('cpu');
+  });
+}
+
+/** Prints one figure beside its reference and target, and counts the targets missed. */
+export class Verdicts {
+  missed = 0;
+
+  constructor(private readonly widths: { name: number; value: number; reference: number }) {}
+
+  figure(name: string, value: string, reference: string, target: string, met: boolean | null): void {
+    if (met === false) this.missed++;
+    const verdict = met === null ? '' : met ? '  MET' : '  NOT MET';
+    const { widths } = this;
+    console.log(`${name.padEnd(widths.name)} ${value.padEnd(widths.value)} reference ${reference.padEnd(widths.reference)} target ${target}${verdict}`);
+  }
+}
