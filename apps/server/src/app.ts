@@ -69,6 +69,17 @@ export async function buildApp(deps: AppDeps, options: { webDist?: string | null
     routerOptions: { maxParamLength: MAX_REQUEST_URL_LENGTH },
   });
 
+  // `forceCloseConnections: 'idle'` closes the connections idle when close() begins, once. A response
+  // still being written then leaves a keep-alive connection behind that would hold close() for the
+  // keep-alive timeout (72 s), so once closing, each connection ends as its response finishes.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onResponse', async (request) => {
+    if (closing) request.raw.socket?.end();
+  });
+
   // Clients send `Content-Type: application/json` on every call, also on GET and DELETE with no body.
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
