@@ -2,20 +2,19 @@
 // brings prisma/migrations up to prisma/schema.prisma into a new folder; `npm run db:status` shows drift.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { loadConfig } from '../config.js';
 import { openDatabase } from './database.js';
 import { loadMigrations, pendingSchemaChange } from './migrate.js';
 import { migrationsDir } from './paths.js';
+import { createPGlite, PGliteAdapter } from './pglite.js';
 
 const [command, name] = process.argv.slice(2);
 
-async function withScratchAdapter<T>(run: (adapter: PrismaPGlite) => Promise<T>): Promise<T> {
+async function withScratchAdapter<T>(run: (adapter: PGliteAdapter) => Promise<T>): Promise<T> {
   // Diffing needs no real database: an in-memory PGlite serves as the engine's connection and shadow.
-  const pglite = await PGlite.create('memory://');
+  const pglite = await createPGlite('memory://');
   try {
-    return await run(new PrismaPGlite(pglite));
+    return await run(new PGliteAdapter(pglite));
   } finally {
     await pglite.close();
   }

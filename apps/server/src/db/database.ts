@@ -4,6 +4,7 @@ import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapt
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { applyMigrations } from './migrate.js';
+import { createPGlite, PGliteAdapter } from './pglite.js';
 
 export type Db = PrismaClient;
 
@@ -37,19 +38,18 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const { PrismaPg } = await import('@prisma/adapter-pg');
     adapter = new PrismaPg({ connectionString: options.url, max: 10 });
   } else {
-    const [{ PGlite }, { PrismaPGlite }] = await Promise.all([import('@electric-sql/pglite'), import('pglite-prisma-adapter')]);
     if (!options.dataDir.startsWith('memory://')) {
       await mkdir(options.dataDir, { recursive: true });
       // Before PGlite opens the files: a second opener would already corrupt the first one's state.
       unlock = await lockDataDir(options.dataDir);
     }
     try {
-      pglite = await PGlite.create(options.dataDir);
+      pglite = await createPGlite(options.dataDir);
     } catch (error) {
       await unlock?.();
       throw error;
     }
-    adapter = new PrismaPGlite(pglite);
+    adapter = new PGliteAdapter(pglite);
   }
   try {
     const appliedMigrations = options.migrate === false ? [] : await applyMigrations(adapter);

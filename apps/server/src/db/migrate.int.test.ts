@@ -1,18 +1,17 @@
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PGlite } from '@electric-sql/pglite';
-import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { createTestDatabase, type TestDatabase } from '../test/database.js';
 import { applyMigrations, pendingSchemaChange } from './migrate.js';
+import { createPGlite, PGliteAdapter } from './pglite.js';
 
 describe('migrations', () => {
   let db: TestDatabase | undefined;
   afterAll(() => db?.destroy());
 
   it('produce exactly what schema.prisma describes (no drift)', async () => {
-    const pglite = await PGlite.create('memory://');
+    const pglite = await createPGlite('memory://');
     try {
-      expect(await pendingSchemaChange(new PrismaPGlite(pglite))).toBe('');
+      expect(await pendingSchemaChange(new PGliteAdapter(pglite))).toBe('');
     } finally {
       await pglite.close();
     }

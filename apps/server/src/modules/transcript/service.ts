@@ -136,7 +136,9 @@ async function writeBatch(deps: AppDeps, userId: string, info: IngestLinesInput[
                         WHERE s."meetingId" = meeting.id AND s."captionId" = v.caption_id AND s.revision >= v.revision)
       ON CONFLICT ("meetingId", "captionId") DO UPDATE SET ${UPSERT_SET}
         WHERE m.revision < excluded.revision
-      RETURNING m.*
+      -- Named, not m.*: the row's search vector is no Message field (and no type the driver reads).
+      RETURNING m.id, m."meetingId", m."captionId", m.revision, m.final, m."user", m."userAvatar", m.text,
+                m."aiFixed", m.marks, m.comment, m.encrypted, m."spokenAt", m."lastUpdated"
     ), added AS (
       SELECT COALESCE(array_agg(name ORDER BY first), ARRAY[]::text[]) AS names
       FROM (SELECT n.name, min(n.ord) AS first
