@@ -12,6 +12,7 @@ import { UpgradeCard } from '../premium/upgrade-card';
 import { ChatLog, type RowHandlers } from './transcript/chat-log';
 import type { TextView } from './transcript/message-row';
 import { TranscriptFilter } from './transcript/transcript-filter';
+import { MeetingActions } from './meeting-actions';
 import { TranscriptHeader } from './transcript/transcript-header';
 import { useMessageActions } from './transcript/use-message-actions';
 import { useLiveTranscript } from './use-live-transcript';
@@ -114,7 +115,12 @@ function LiveTranscript({ meetingId }: { meetingId: string }) {
         meet={state.meet}
         participants={participants}
         status={status}
-        actions={messages.length > 0 && <TranscriptFilter filter={filter} onChange={setFilter} speakers={speakers} markCounts={counts} />}
+        actions={
+          <>
+            {messages.length > 0 && <TranscriptFilter filter={filter} onChange={setFilter} speakers={speakers} markCounts={counts} />}
+            <MeetingActions meet={state.meet} />
+          </>
+        }
       />
       {messages.length === 0 && gaps.length === 0 ? (
         <p className="p-6 text-center text-base-content/60">{MISSING_TEXT}</p>

@@ -1,0 +1,14 @@
+import type { Meeting } from '@mbox/shared/meeting';
+
+/**
+ * The meeting's own actions in the transcript header, beside the line filter: each feature adds its
+ * control here (export: features/export, share: features/share).
+ */
+export function MeetingActions({ meet }: { meet: Meeting }) {
+  return (
+    <>
+      {/* export */}
+      {/* share */}
+    </>
+  );
+}
