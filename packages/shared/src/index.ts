@@ -26,3 +26,7 @@ export * from './message.js';
 export * from './generation.js';
 export * from './tools.js';
 export * from './billing.js';
+export * from './share.js';
+export * from './export.js';
+export * from './ask.js';
+export * from './search.js';
