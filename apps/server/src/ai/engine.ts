@@ -207,6 +207,24 @@ export class AiEngine {
     return onToken ? provider.stream(request, onToken) : provider.generate(request);
   }
 
+  /** Tokens a request may carry with room left for its answer (LLM_CONTEXT_TOKENS minus the answer's reserve). */
+  get inputTokenBudget(): number {
+    return this.contextTokens - this.outputTokens;
+  }
+
+  /**
+   * One streamed chat request built by the caller (questions about a meeting retrieve their own
+   * lines and number them); needs an LLM. The answer is at most `maxTokens`, within the reserve.
+   */
+  async streamChat(
+    messages: ChatMessage[],
+    input: { tier: ModelTier; maxTokens: number; signal?: AbortSignal },
+    onToken: (delta: string) => void,
+  ): Promise<LlmResult> {
+    if (!this.provider) throw new LlmNotConfiguredError('Chat');
+    return this.call(this.provider, messages, input, Math.min(this.outputTokens, input.maxTokens), onToken);
+  }
+
   /** Translates summary HTML; needs an LLM. */
   async translate(input: TranslateInput): Promise<{ html: string; model: string; usage: TokenUsage }> {
     if (!this.provider) throw new LlmNotConfiguredError('Translation');

@@ -12,6 +12,7 @@ import { transcriptRouter } from '../modules/transcript/router.js';
 import { toolsRouter } from '../modules/tools/router.js';
 import { webhooksRouter } from '../modules/webhooks/router.js';
 import { recapRouter } from '../modules/recap/router.js';
+import { askRouter } from '../modules/ask/router.js';
 import { router } from './trpc.js';
 
 export const appRouter = router({
@@ -29,6 +30,7 @@ export const appRouter = router({
   tools: toolsRouter,
   webhooks: webhooksRouter,
   recap: recapRouter,
+  ask: askRouter,
 });
 
 export type AppRouter = typeof appRouter;
