@@ -174,6 +174,8 @@ export const configSchema = z.object({
   RATE_LIMIT_REFERRAL: rateLimit('10/1h'),
   /** Summarizer calls (text, link, YouTube; signed in or not) per client address, on top of the daily limits. */
   RATE_LIMIT_SUMMARIZER: rateLimit('20/1m'),
+  /** Shared-meeting views (GET /v1/shared/{token}) per client address: tokens cannot be probed in bulk. */
+  RATE_LIMIT_SHARED: rateLimit('60/1m'),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -131,6 +131,8 @@ const extraStatuses: Record<string, number[]> = {
   'tools.publicYoutube': [...AI_FAILURES, ...PAGE_FAILURES],
   'tools.youtubeInfo': PAGE_FAILURES,
   'referral.accept': [409],
+  // An encrypted meeting cannot be shared.
+  'share.create': [412],
   // Public, but its credential is the refresh token (body or cookie) instead of the bearer.
   'auth.refresh': [401],
 };

@@ -27,6 +27,12 @@ export const PERMISSIONS_POLICY = [
 /** Answers of these paths carry a user's data: no browser or proxy cache may keep them. */
 const API_PATH = /^\/(v1|trpc)(\/|\?|$)/;
 
+/**
+ * A share link's page (/shared/<token>) and its answers (REST, and the page's tRPC call): search engines
+ * must not index them, and the page's address, whose token opens the meeting, is never sent as Referer.
+ */
+const SHARED_PATH = /^\/(shared\/|v1\/shared\/|trpc\/[^?]*\bshare\.view\b)/i;
+
 type Directives = Record<string, string[]>;
 
 /**
@@ -111,5 +117,6 @@ export async function registerSecurityHeaders(
   app.addHook('onRequest', async (request, reply) => {
     void reply.header('permissions-policy', PERMISSIONS_POLICY);
     if (API_PATH.test(request.url)) void reply.header('cache-control', 'no-store');
+    if (SHARED_PATH.test(request.url)) void reply.header('x-robots-tag', 'noindex, nofollow').header('referrer-policy', 'no-referrer');
   });
 }

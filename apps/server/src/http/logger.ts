@@ -15,14 +15,19 @@ export const REDACT_PATHS = [
   }),
 ];
 
+/** A share link's token in a path (the page /shared/<token>, GET /v1/shared/<token>): it opens the meeting. */
+const SHARE_TOKEN_IN_PATH = /^(\/(?:v1\/)?shared\/)[^/]+/i;
+
 /**
  * What a request's log lines say about it: no headers, and the path without its query, which can
- * carry tokens (an unsubscribe link's token, an SSE client's connection params, a tRPC GET's input).
+ * carry tokens (an unsubscribe link's token, an SSE client's connection params, a tRPC GET's input),
+ * nor a share link's token.
  */
 function requestSummary(request: unknown) {
   if (!request || typeof request !== 'object') return request;
   const { method, url, host, ip } = request as Partial<Record<'method' | 'url' | 'host' | 'ip', unknown>>;
-  return { method, path: typeof url === 'string' ? url.split('?', 1)[0] : undefined, host, remoteAddress: ip };
+  const path = typeof url === 'string' ? url.split('?', 1)[0]?.replace(SHARE_TOKEN_IN_PATH, '$1[redacted]') : undefined;
+  return { method, path, host, remoteAddress: ip };
 }
 
 /** The server's logger (main.ts, and the test server): credentials redacted by configuration. */

@@ -15,7 +15,7 @@ interface Bucket {
   name: string;
   /** What the 429 message says there were too many of. */
   what: string;
-  limit: keyof Pick<Config, 'RATE_LIMIT_SIGN_IN' | 'RATE_LIMIT_TOKENS' | 'RATE_LIMIT_REFERRAL' | 'RATE_LIMIT_SUMMARIZER'>;
+  limit: keyof Pick<Config, 'RATE_LIMIT_SIGN_IN' | 'RATE_LIMIT_TOKENS' | 'RATE_LIMIT_REFERRAL' | 'RATE_LIMIT_SUMMARIZER' | 'RATE_LIMIT_SHARED'>;
   procedures: string[];
 }
 
@@ -30,6 +30,7 @@ export const RATE_LIMIT_BUCKETS: Bucket[] = [
     limit: 'RATE_LIMIT_SUMMARIZER',
     procedures: ['tools.summary', 'tools.youtube', 'tools.publicSummary', 'tools.publicYoutube', 'tools.summarizeStream'],
   },
+  { name: 'shared', what: 'shared-meeting views', limit: 'RATE_LIMIT_SHARED', procedures: ['share.view'] },
 ];
 
 /** Prefix of the counters' keys in Redis. */

@@ -49,6 +49,7 @@ const TEST_RATE_LIMITS = {
   RATE_LIMIT_TOKENS: '100000/1m',
   RATE_LIMIT_REFERRAL: '100000/1m',
   RATE_LIMIT_SUMMARIZER: '100000/1m',
+  RATE_LIMIT_SHARED: '100000/1m',
 };
 
 /** Starts the real server on a new test database, listening on a random loopback port. */

@@ -13,6 +13,7 @@ import { toolsRouter } from '../modules/tools/router.js';
 import { webhooksRouter } from '../modules/webhooks/router.js';
 import { recapRouter } from '../modules/recap/router.js';
 import { askRouter } from '../modules/ask/router.js';
+import { shareRouter } from '../modules/share/router.js';
 import { router } from './trpc.js';
 
 export const appRouter = router({
@@ -31,6 +32,7 @@ export const appRouter = router({
   webhooks: webhooksRouter,
   recap: recapRouter,
   ask: askRouter,
+  share: shareRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -163,7 +163,8 @@ export async function encryptMeeting(deps: AppDeps, userId: string, meetingId: s
           data: { encrypted: true, ...sealSummaryTexts(key, meetingId, summary) },
         });
       }
-      await tx.meeting.update({ where: { id: meetingId }, data: { encrypted: true } });
+      // A share link would show sealed text to anyone: encrypting stops sharing.
+      await tx.meeting.update({ where: { id: meetingId }, data: { encrypted: true, shareTokenHash: null, sharedAt: null } });
       return plain.map((m) => m.id);
     },
     { timeout: 60_000 },
