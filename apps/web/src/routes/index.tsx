@@ -38,6 +38,8 @@ export const routes: RouteObject[] = [
       { path: '/uninstall', ...page(() => import('./uninstall')) },
       { path: '/unsubscribe', ...page(() => import('./unsubscribe')) },
       { path: '/extension', ...page(() => import('../features/extension/extension-page')) },
+      // A meeting shared read-only: anyone with the link, signed in or not.
+      { path: '/shared/:token', ...page(() => import('./shared')) },
       {
         path: '/public',
         element: <PublicLayout />,

@@ -1,4 +1,5 @@
 import type { Meeting } from '@mbox/shared/meeting';
+import { ShareButton } from '../share/share-button';
 
 /**
  * The meeting's own actions in the transcript header, beside the line filter: each feature adds its
@@ -8,7 +9,7 @@ export function MeetingActions({ meet }: { meet: Meeting }) {
   return (
     <>
       {/* export */}
-      {/* share */}
+      <ShareButton meet={meet} />
     </>
   );
 }

@@ -8,6 +8,7 @@ import { useSession } from '../../lib/session';
 import { trpc } from '../../lib/trpc';
 import { UpgradeCard } from '../premium/upgrade-card';
 import { LanguageOptions } from './language-options';
+import { SUMMARY_PROSE } from './prose';
 import { buildPromptOptions, customOptionId, isEmptyResult, upsertSummary, withTranslation, type PromptOption } from './prompt-options';
 import { streamPreview } from './stream-preview';
 import { SummarySettingsDialog } from './summary-settings-dialog';
@@ -15,10 +16,6 @@ import { useSummaryStream, type SummaryStream } from './use-summary-stream';
 
 /** Picker value of a question being answered, until its stored summary (and docId) arrives. */
 const ASKING = 'custom:asking';
-
-/** Typography for the sanitised summary HTML (headings, paragraphs, lists) without a plugin. */
-const PROSE =
-  'prose max-w-none text-sm leading-relaxed [&_h1]:text-base [&_h1]:font-semibold [&_h2]:text-base [&_h2]:font-semibold [&_h3]:font-semibold [&_h4]:font-semibold [&_:is(h1,h2,h3,h4)]:mt-4 [&_:is(h1,h2,h3,h4)]:mb-1 [&_:is(h1,h2,h3,h4):first-child]:mt-0 [&_p]:my-2 [&_ul]:my-2 [&_ul]:list-disc [&_ul]:pl-5 [&_ol]:my-2 [&_ol]:list-decimal [&_ol]:pl-5 [&_li]:my-1 [&_strong]:font-semibold [&_a]:link [&_a]:link-primary [&_blockquote]:border-l-4 [&_blockquote]:border-base-300 [&_blockquote]:pl-3';
 
 /** Spec §2 / §4 summary panel of the meeting screen; state resets when the meeting changes. */
 export function SummaryPanel({ meetingId }: { meetingId: string }) {
@@ -224,7 +221,7 @@ function SummaryWorkspace({ meetingId }: { meetingId: string }) {
               </div>
             ) : (
               <div
-                className={PROSE}
+                className={SUMMARY_PROSE}
                 data-testid="summary-text"
                 lang={translation ? language : 'en'}
                 // Server-sanitised HTML (stored summaries and translations pass the server's sanitiser).

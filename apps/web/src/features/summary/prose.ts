@@ -1,0 +1,3 @@
+/** Typography for the sanitised summary HTML (headings, paragraphs, lists) without a plugin. */
+export const SUMMARY_PROSE =
+  'prose max-w-none text-sm leading-relaxed [&_h1]:text-base [&_h1]:font-semibold [&_h2]:text-base [&_h2]:font-semibold [&_h3]:font-semibold [&_h4]:font-semibold [&_:is(h1,h2,h3,h4)]:mt-4 [&_:is(h1,h2,h3,h4)]:mb-1 [&_:is(h1,h2,h3,h4):first-child]:mt-0 [&_p]:my-2 [&_ul]:my-2 [&_ul]:list-disc [&_ul]:pl-5 [&_ol]:my-2 [&_ol]:list-decimal [&_ol]:pl-5 [&_li]:my-1 [&_strong]:font-semibold [&_a]:link [&_a]:link-primary [&_blockquote]:border-l-4 [&_blockquote]:border-base-300 [&_blockquote]:pl-3';
