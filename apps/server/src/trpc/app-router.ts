@@ -14,6 +14,7 @@ import { webhooksRouter } from '../modules/webhooks/router.js';
 import { recapRouter } from '../modules/recap/router.js';
 import { askRouter } from '../modules/ask/router.js';
 import { shareRouter } from '../modules/share/router.js';
+import { searchRouter } from '../modules/search/router.js';
 import { router } from './trpc.js';
 
 export const appRouter = router({
@@ -33,6 +34,7 @@ export const appRouter = router({
   recap: recapRouter,
   ask: askRouter,
   share: shareRouter,
+  search: searchRouter,
 });
 
 export type AppRouter = typeof appRouter;

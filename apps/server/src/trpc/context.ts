@@ -23,6 +23,8 @@ export interface Context {
   /** Host name the client addressed, lower case, without port (`[::1]` keeps its brackets). */
   host: string;
   userAgent: string;
+  /** The request's Accept-Language header (the extension sends the browser's): a new meeting's search language. */
+  acceptLanguage: string | undefined;
   /** The web app's session cookies. */
   cookies: CookieJar;
   /**
@@ -43,6 +45,7 @@ export interface ContextRequest {
   csrfHeader?: string;
   host: string;
   userAgent: string;
+  acceptLanguage?: string | undefined;
   ip: string;
   id: string;
   log: AppDeps['log'];
@@ -61,6 +64,7 @@ export function contextRequest(deps: AppDeps, req: FastifyRequest, reply: Fastif
     csrfHeader: header(CSRF_HEADER),
     host: hostName(req.host ?? ''),
     userAgent: header('user-agent') ?? '',
+    acceptLanguage: header('accept-language'),
     ip: req.ip,
     id: req.id,
     log: deps.log.child({ reqId: req.id }),
@@ -105,6 +109,7 @@ export async function createContext(deps: AppDeps, request: ContextRequest): Pro
     ip: request.ip,
     host: request.host,
     userAgent: request.userAgent,
+    acceptLanguage: request.acceptLanguage,
     cookies: request.cookies,
     csrfPassed,
   };

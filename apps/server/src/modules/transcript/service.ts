@@ -46,14 +46,21 @@ function batchNames(info: IngestLinesInput['meeting'], speakers: string[]): stri
 
 /**
  * Creates the meeting of a capture session (its first batch); false when it exists already, or a
- * concurrent first batch created it a moment before.
+ * concurrent first batch created it a moment before. `searchConfig` is the text-search configuration
+ * its lines are indexed with, from the capturing browser's language.
  */
-async function createMeeting(db: AppDeps['db'] | Prisma.TransactionClient, userId: string, info: IngestLinesInput['meeting'], names: string[]): Promise<boolean> {
+async function createMeeting(
+  db: AppDeps['db'] | Prisma.TransactionClient,
+  userId: string,
+  info: IngestLinesInput['meeting'],
+  names: string[],
+  searchConfig: string,
+): Promise<boolean> {
   const [id] = newIds(1);
   const created = await db.$queryRaw<{ id: string }[]>`
-    INSERT INTO "Meeting" (id, "userId", "sessionId", "meetCode", title, "startedAt", users, "createdAt", "updatedAt")
+    INSERT INTO "Meeting" (id, "userId", "sessionId", "meetCode", title, "startedAt", users, "searchConfig", "createdAt", "updatedAt")
     VALUES (${id}, ${userId}, ${info.sessionId}, ${info.meetCode}, ${info.title?.trim() ?? ''},
-            TIMESTAMP '1970-01-01' + ${info.startedAt}::bigint * INTERVAL '1 millisecond', ${names}::text[],
+            TIMESTAMP '1970-01-01' + ${info.startedAt}::bigint * INTERVAL '1 millisecond', ${names}::text[], ${searchConfig},
             now() AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC')
     ON CONFLICT ("userId", "sessionId") DO NOTHING
     RETURNING id`;
@@ -179,7 +186,7 @@ async function writeBatch(deps: AppDeps, userId: string, info: IngestLinesInput[
  * and after creating the meeting on a session's first batch. The changed rows come back from the
  * statement and travel in the live event.
  */
-export async function ingestLines(deps: AppDeps, userId: string, input: IngestLinesInput): Promise<IngestLinesOutput> {
+export async function ingestLines(deps: AppDeps, userId: string, input: IngestLinesInput, searchConfig: string): Promise<IngestLinesOutput> {
   const { meeting: info } = input;
   const lines = latestPerCaption(input.lines);
   const names = batchNames(info, lines.map((l) => l.speaker));
@@ -194,7 +201,7 @@ export async function ingestLines(deps: AppDeps, userId: string, input: IngestLi
 
   let written = await writeBatch(deps, userId, info, names, outgoing);
   if (written.meetingId === null) {
-    isNew = await createMeeting(deps.db, userId, info, names);
+    isNew = await createMeeting(deps.db, userId, info, names, searchConfig);
     written = await writeBatch(deps, userId, info, names, outgoing);
     if (written.meetingId === null) throw new Error(`Meeting of session ${info.sessionId} neither found nor created`);
   }
@@ -264,9 +271,14 @@ export async function endMeeting(
  * The meeting of a capture session, created when no line came yet, with the batch's title and names
  * merged in; its row stays locked until the transaction ends.
  */
-async function lockSessionMeeting(tx: Prisma.TransactionClient, userId: string, info: IngestLinesInput['meeting']): Promise<{ id: string; isNew: boolean }> {
+async function lockSessionMeeting(
+  tx: Prisma.TransactionClient,
+  userId: string,
+  info: IngestLinesInput['meeting'],
+  searchConfig: string,
+): Promise<{ id: string; isNew: boolean }> {
   const names = batchNames(info, []);
-  const isNew = await createMeeting(tx, userId, info, names);
+  const isNew = await createMeeting(tx, userId, info, names, searchConfig);
   const [meeting] = await tx.$queryRaw<{ id: string; title: string; users: string[] }[]>`
     SELECT id, title, users FROM "Meeting" WHERE "userId" = ${userId} AND "sessionId" = ${info.sessionId} FOR NO KEY UPDATE`;
   if (!meeting) throw new Error(`Meeting of session ${info.sessionId} neither found nor created`);
@@ -293,10 +305,10 @@ function latestPerEvent(events: CaptureEvent[]): CaptureEvent[] {
  * from the start). Idempotent by eventId: a gap reported open and then closed is one event; an end is
  * never undone by a resent open report, and only a later end moves it.
  */
-export async function ingestEvents(deps: AppDeps, userId: string, input: IngestEventsInput): Promise<IngestEventsOutput> {
+export async function ingestEvents(deps: AppDeps, userId: string, input: IngestEventsInput, searchConfig: string): Promise<IngestEventsOutput> {
   const events = latestPerEvent(input.events);
   const result = await deps.db.$transaction(async (tx) => {
-    const meeting = await lockSessionMeeting(tx, userId, input.meeting);
+    const meeting = await lockSessionMeeting(tx, userId, input.meeting, searchConfig);
     const { isNew } = meeting;
     const stored = await tx.meetingEvent.findMany({
       where: { meetingId: meeting.id, clientId: { in: events.map((e) => e.eventId) } },
