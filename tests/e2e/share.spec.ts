@@ -84,6 +84,10 @@ describe('share links', () => {
     const visitor = await browser.newContext({ viewport: VIEWPORTS.desktop });
     const anon = await visitor.newPage();
     const calls: string[] = [];
+    const cspViolations: string[] = [];
+    anon.on('console', (message) => {
+      if (/Content Security Policy|Refused to/.test(message.text())) cspViolations.push(message.text());
+    });
     anon.on('request', (request) => {
       const url = new URL(request.url());
       if (/^\/(trpc|v1)\//.test(url.pathname)) calls.push(`${request.method()} ${url.pathname}`);
@@ -105,6 +109,12 @@ describe('share links', () => {
     expect(calls.every((call) => call.startsWith('GET '))).toBe(true);
     expect(calls.filter((call) => call.includes('share.view'))).toHaveLength(1);
     expect(calls.filter((call) => !call.includes('share.view') && !call.includes('auth.'))).toEqual([]);
+    // The page and its summary HTML live within the app's CSP; the document is noindex and sends no Referer.
+    expect(cspViolations).toEqual([]);
+    const shell = await visitor.request.get(`${app.url}${pathOf(firstUrl)}`);
+    expect(shell.headers()['referrer-policy']).toBe('no-referrer');
+    expect(shell.headers()['x-robots-tag']).toBe('noindex, nofollow');
+    expect(shell.headers()['content-security-policy']).toContain("script-src 'self'");
     await anon.screenshot({ path: path.join(SHOTS, 'shared-page-1280.png'), fullPage: true });
     await anon.setViewportSize(VIEWPORTS.phone);
     await anon.screenshot({ path: path.join(SHOTS, 'shared-page-390.png'), fullPage: true });
