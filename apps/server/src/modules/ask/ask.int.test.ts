@@ -102,6 +102,12 @@ describe('ask the meeting with the offline engine', () => {
     expect(result.answer).toMatch(/^This line of the transcript so far matches your question best:\n\[1\] Bob \(\d\d:\d\d [AP]M\): “I promise to send the revised budget to finance by Friday\.”$/);
   });
 
+  it('quotes a matching question with the reply to it', async () => {
+    const result = await answer(app, owner, { meetingId, question: 'Who checks the pricing table?' });
+    expect(result.citations.map((c) => c.text)).toEqual([standup[4]!.text, standup[5]!.text]);
+    expect(result.answer).toMatch(/^These 2 lines of the transcript so far match your question best:\n\[1\] Alice .*\n\[2\] Carol /);
+  });
+
   it('says honestly when nothing in the transcript matches', async () => {
     const result = await answer(app, owner, { meetingId, question: 'What was decided about the marketing campaign?' });
     expect(result).toMatchObject({ answer: NOTHING_MATCHES, citations: [] });

@@ -32,7 +32,7 @@ const WINDOW_RADIUS = 2;
 const OFFLINE_QUOTES = 4;
 /** A hit scoring under this share of the best one is noise next to it. */
 const RELATIVE_FLOOR = 0.3;
-/** Hits shorter than this (words) are quoted offline with the line before them. */
+/** Hits shorter than this (words) are quoted offline with the line before them; questions with the line after. */
 const SHORT_LINE_WORDS = 6;
 /** Offline quotes are cut at this length (the citation keeps the whole line). */
 const QUOTE_CHARS = 280;
@@ -97,7 +97,10 @@ export function offlineAnswer(
   const chosen = new Set<number>();
   for (const hit of hits) {
     chosen.add(hit.index);
-    if (hit.index > 0 && cleanTurnText(lines[hit.index]!.text).split(/\s+/).length < SHORT_LINE_WORDS) chosen.add(hit.index - 1);
+    const text = cleanTurnText(lines[hit.index]!.text);
+    if (hit.index > 0 && text.split(/\s+/).length < SHORT_LINE_WORDS) chosen.add(hit.index - 1);
+    // A question is quoted with the reply to it: "can you promise X?" — "Yes."
+    if (text.endsWith('?') && hit.index + 1 < lines.length) chosen.add(hit.index + 1);
   }
   const quoted = [...chosen].sort((a, b) => a - b).map((i) => lines[i]!);
   const citations = quoted.map((line, k) => citationOf(line, k + 1));
