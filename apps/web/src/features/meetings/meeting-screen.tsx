@@ -10,6 +10,7 @@ import { useDeleteMeeting, useMeetings } from './use-meetings';
 // the first load of '/' stays within the bundle budget however much they grow.
 const TranscriptPanel = lazy(() => import('./transcript').then((m) => ({ default: m.TranscriptPanel })));
 const SummaryPanel = lazy(() => import('../summary/summary-panel').then((m) => ({ default: m.SummaryPanel })));
+const AskPanel = lazy(() => import('../ask/ask-panel').then((m) => ({ default: m.AskPanel })));
 
 function PanelLoader() {
   return (
@@ -161,7 +162,7 @@ function SplitMeetingScreen({ meetingId, list }: { meetingId: string | undefined
   );
 }
 
-type PhoneTab = 'meetings' | 'dashboard' | 'transcript' | 'summary';
+type PhoneTab = 'meetings' | 'dashboard' | 'transcript' | 'summary' | 'ask';
 
 /** Below `md` three columns cannot fit: one panel at a time, switched by a tab bar. */
 function PhoneMeetingScreen({ meetingId, list }: { meetingId: string | undefined; list: ReactNode }) {
@@ -170,6 +171,7 @@ function PhoneMeetingScreen({ meetingId, list }: { meetingId: string | undefined
         { id: 'meetings', label: 'Meetings' },
         { id: 'transcript', label: 'Transcript' },
         { id: 'summary', label: 'Summary' },
+        { id: 'ask', label: 'Ask' },
       ]
     : [
         { id: 'meetings', label: 'Meetings' },
@@ -199,32 +201,73 @@ function PhoneMeetingScreen({ meetingId, list }: { meetingId: string | undefined
         {tab === 'dashboard' && <DashboardPanel />}
         <Suspense fallback={<PanelLoader />}>
           {tab === 'transcript' && meetingId && <TranscriptPanel meetingId={meetingId} />}
-          {tab === 'summary' && meetingId && <SummaryColumn meetingId={meetingId} />}
+          {tab === 'summary' && meetingId && <SummaryColumn meetingId={meetingId} withAsk={false} />}
+          {/* A cited line opens in the transcript, which is another tab here. */}
+          {tab === 'ask' && meetingId && <AskPanel meetingId={meetingId} onCitation={() => setTab('transcript')} />}
         </Suspense>
       </div>
     </div>
   );
 }
 
-/** The summary panel with a collapsed 'Talk time' chart above it (loaded only when opened). */
-function SummaryColumn({ meetingId }: { meetingId: string }) {
+type ColumnTab = 'summary' | 'ask';
+
+/**
+ * The summary panel with a collapsed 'Talk time' chart above it (loaded only when opened); `withAsk`
+ * puts it and the 'Ask' chat under two tabs (phones give the chat a tab of their own).
+ */
+function SummaryColumn({ meetingId, withAsk = true }: { meetingId: string; withAsk?: boolean }) {
   const [talkTimeOpen, setTalkTimeOpen] = useState(false);
+  const [tab, setTab] = useState<ColumnTab>('summary');
+  const shown = withAsk ? tab : 'summary';
   return (
     <div className="flex h-full flex-col bg-base-100">
-      <details
-        className="collapse collapse-arrow shrink-0 rounded-none border-b border-base-300"
-        open={talkTimeOpen}
-        onToggle={(e) => setTalkTimeOpen(e.currentTarget.open)}
-        data-testid="talk-time-section"
-      >
-        <summary className="collapse-title min-h-0 py-2 text-sm font-semibold">Talk time</summary>
-        <div className="collapse-content">{talkTimeOpen && <TalkTimeChart meetingId={meetingId} />}</div>
-      </details>
-      <div className="min-h-0 flex-1">
-        <Suspense fallback={<PanelLoader />}>
-          <SummaryPanel meetingId={meetingId} />
-        </Suspense>
-      </div>
+      {withAsk && (
+        <div role="tablist" aria-label="Summary or questions" className="tabs tabs-border shrink-0 border-b border-base-300">
+          {(
+            [
+              { id: 'summary', label: 'Summary' },
+              { id: 'ask', label: 'Ask' },
+            ] as const
+          ).map((t) => (
+            <button
+              key={t.id}
+              type="button"
+              role="tab"
+              aria-selected={shown === t.id}
+              aria-controls={`summary-column-${t.id}`}
+              className={`tab flex-1 ${shown === t.id ? 'tab-active' : ''}`}
+              onClick={() => setTab(t.id)}
+            >
+              {t.label}
+            </button>
+          ))}
+        </div>
+      )}
+      {shown === 'ask' ? (
+        <div role="tabpanel" id="summary-column-ask" className="min-h-0 flex-1">
+          <Suspense fallback={<PanelLoader />}>
+            <AskPanel meetingId={meetingId} />
+          </Suspense>
+        </div>
+      ) : (
+        <div className="flex min-h-0 flex-1 flex-col" {...(withAsk ? { role: 'tabpanel', id: 'summary-column-summary' } : {})}>
+          <details
+            className="collapse collapse-arrow shrink-0 rounded-none border-b border-base-300"
+            open={talkTimeOpen}
+            onToggle={(e) => setTalkTimeOpen(e.currentTarget.open)}
+            data-testid="talk-time-section"
+          >
+            <summary className="collapse-title min-h-0 py-2 text-sm font-semibold">Talk time</summary>
+            <div className="collapse-content">{talkTimeOpen && <TalkTimeChart meetingId={meetingId} />}</div>
+          </details>
+          <div className="min-h-0 flex-1">
+            <Suspense fallback={<PanelLoader />}>
+              <SummaryPanel meetingId={meetingId} />
+            </Suspense>
+          </div>
+        </div>
+      )}
     </div>
   );
 }
