@@ -19,6 +19,7 @@ import { errorBody } from './http/error-body.js';
 import { registerRequestGuards } from './http/request-guards.js';
 import { registerWorkers } from './jobs/workers.js';
 import { registerStripeWebhook } from './modules/billing/webhook.js';
+import { registerExportRoute } from './modules/export/route.js';
 import { registerOneClickUnsubscribe } from './modules/recap/one-click.js';
 import { openApiDocument } from './openapi.js';
 import { docsPagePolicy, registerSecurityHeaders } from './security-headers.js';
@@ -161,6 +162,7 @@ export async function buildApp(deps: AppDeps, options: { webDist?: string | null
   app.get('/v1/openapi.json', async () => document);
   await registerStripeWebhook(app, deps);
   await registerOneClickUnsubscribe(app, deps);
+  registerExportRoute(app, deps);
   // Browsable page at /docs; its assets ship inside @fastify/swagger-ui (works offline). Static mode
   // only hands the UI our document (also served at /docs/json), it does not describe Fastify's routes.
   await app.register(fastifySwagger, {

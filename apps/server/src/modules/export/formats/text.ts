@@ -1,0 +1,48 @@
+import type { ExportDocument } from '../document.js';
+import { runsText, type Block } from '../summary-blocks.js';
+
+/** A summary's blocks as plain lines: headings underlined, '- ' and '1. ' items indented by depth. */
+export function blocksToText(blocks: readonly Block[]): string[] {
+  return blocks.map((b) => {
+    switch (b.kind) {
+      case 'heading': {
+        const text = runsText(b.runs);
+        return `${text}\n${'-'.repeat(Math.min(text.length, 60))}`;
+      }
+      case 'paragraph':
+        return runsText(b.runs);
+      case 'item':
+        return `${'  '.repeat(b.depth)}${b.marker} ${runsText(b.runs)}`;
+      case 'quote':
+        return `  "${runsText(b.runs)}"`;
+      case 'code':
+        return b.text.replace(/^/gm, '    ');
+      case 'rule':
+        return '----';
+      case 'table':
+        return b.rows.map((row) => row.map(runsText).join(' | ')).join('\n');
+    }
+  });
+}
+
+/** The meeting's facts, each summary's text and one `[hh:mm] Speaker: text` line per line spoken. */
+export function toText(doc: ExportDocument): string {
+  const out = [doc.title, '='.repeat(Math.min(doc.title.length, 60)), ''];
+  out.push(`Date: ${doc.started}`);
+  if (doc.duration) out.push(`Duration: ${doc.duration}`);
+  out.push(`Participants: ${doc.participants.join(', ') || 'none recorded'}`, '');
+  for (const summary of doc.summaries) {
+    out.push(summary.title.toUpperCase(), '');
+    for (const [i, text] of blocksToText(summary.blocks).entries()) {
+      const previous = summary.blocks[i - 1];
+      // List items stay together; other blocks are separated by a blank line.
+      if (i && !(summary.blocks[i]?.kind === 'item' && previous?.kind === 'item')) out.push('');
+      out.push(text);
+    }
+    out.push('');
+  }
+  out.push('TRANSCRIPT', '');
+  for (const line of doc.lines) out.push(`[${line.clock}] ${line.speaker}: ${line.text}`);
+  if (!doc.lines.length) out.push('No lines were captured.');
+  return `${out.join('\n')}\n`;
+}
