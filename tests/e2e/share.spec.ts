@@ -79,6 +79,11 @@ describe('share links', () => {
     await dialog.getByTestId('shared-since').waitFor();
     await settle(page);
     await page.screenshot({ path: path.join(SHOTS, 'share-dialog-1280.png') });
+    // Closed and opened again on the same page, the dialog still has the link to copy.
+    await dialog.getByRole('button', { name: 'Close' }).first().click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByTestId('transcript-header').getByRole('button', { name: 'Share' }).click();
+    expect(await dialog.getByTestId('share-url').inputValue()).toBe(firstUrl);
 
     // Anyone: a fresh context, no cookies. Every call it makes is the one read.
     const visitor = await browser.newContext({ viewport: VIEWPORTS.desktop });

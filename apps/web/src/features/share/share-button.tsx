@@ -32,6 +32,8 @@ const sinceFormat: Intl.DateTimeFormatOptions = { month: 'short', day: 'numeric'
 /** The meeting's Share button in the transcript header and its dialog: create, copy, replace or stop a read-only link. */
 export function ShareButton({ meet }: { meet: Meeting }) {
   const [open, setOpen] = useState(false);
+  // The link is known only right after it is made (the server keeps a fingerprint): kept while the page is open.
+  const [url, setUrl] = useState<string | null>(null);
   const dialog = useRef<HTMLDialogElement>(null);
 
   useEffect(() => {
@@ -55,7 +57,7 @@ export function ShareButton({ meet }: { meet: Meeting }) {
                 <span>{ENCRYPTED_EXPLANATION}</span>
               </div>
             ) : (
-              <ShareControls meetingId={meet.key} />
+              <ShareControls meetingId={meet.key} url={url} onUrl={setUrl} />
             )}
             <div className="modal-action mt-0">
               <button type="button" className="btn btn-ghost" onClick={() => dialog.current?.close()}>
@@ -74,24 +76,22 @@ export function ShareButton({ meet }: { meet: Meeting }) {
   );
 }
 
-function ShareControls({ meetingId }: { meetingId: string }) {
+function ShareControls({ meetingId, url, onUrl }: { meetingId: string; url: string | null; onUrl: (url: string | null) => void }) {
   const utils = trpc.useUtils();
   const status = trpc.share.status.useQuery({ id: meetingId });
-  // The link is known only right after it is made: the server keeps just a fingerprint of it.
-  const [url, setUrl] = useState<string | null>(null);
   const replaceDialog = useRef<HTMLDialogElement>(null);
   const stopDialog = useRef<HTMLDialogElement>(null);
 
   const refresh = () => utils.share.status.invalidate({ id: meetingId });
   const create = trpc.share.create.useMutation({
     onSuccess: (link) => {
-      setUrl(link.url);
+      onUrl(link.url);
       void refresh();
     },
   });
   const revoke = trpc.share.revoke.useMutation({
     onSuccess: () => {
-      setUrl(null);
+      onUrl(null);
       void refresh();
     },
   });
