@@ -1,5 +1,7 @@
-import { generateOpenApiDocument, type OpenApiMeta } from 'trpc-to-openapi';
-import { apiErrorResponseSchema } from '@mbox/shared';
+import { generateOpenApiDocument, type OpenAPIObject, type OpenApiMeta } from 'trpc-to-openapi';
+import { z } from 'zod';
+import { apiErrorResponseSchema, EXPORT_FORMAT_LABELS, EXPORT_FORMATS, meetingExportSchema } from '@mbox/shared';
+import { EXPORT_CONTENT_TYPES } from './modules/export/service.js';
 import { appRouter } from './trpc/app-router.js';
 
 export const API_VERSION = '0.1.0';
@@ -196,6 +198,55 @@ function errorResponse(status: number, info: ErrorStatus) {
 }
 
 /**
+ * `GET /meeting/{id}/export`: a Fastify route (modules/export/route.ts), not a procedure (a PDF streams
+ * out as it is written), so trpc-to-openapi does not see it; described here like the procedures.
+ */
+type OperationObject = NonNullable<NonNullable<OpenAPIObject['paths']>[string]['get']>;
+
+function exportOperation(): OperationObject {
+  const { $schema: _dialect, ...jsonExport } = z.toJSONSchema(meetingExportSchema, { io: 'output' });
+  const content = Object.fromEntries(
+    EXPORT_FORMATS.map((format) => [
+      EXPORT_CONTENT_TYPES[format].split(';', 1)[0]!,
+      format === 'json' ? { schema: jsonExport } : { schema: { type: 'string', ...(format === 'pdf' ? { format: 'binary' } : {}) } },
+    ]),
+  );
+  return {
+    operationId: 'meeting-export',
+    summary: 'The meeting as a file to download: Markdown, plain text, SRT or WebVTT subtitles, JSON or PDF',
+    description:
+      'Answers the file as an attachment named `<title>-<yyyy-mm-dd>.<ext>` (`filename*` carries a non-ASCII title). ' +
+      'The web app downloads it with its session cookie; scripts send the bearer token. Extension tokens are refused (403). ' +
+      'JSON holds `{ meeting, summaries }` exactly as `GET /meeting/{id}` and `GET /summary-list/{id}` answer them. ' +
+      'At most two PDFs of one account are written at once (429 beyond). See docs/export.md.',
+    tags: ['meetings'],
+    security: [{ [BEARER_SCHEME]: [] }],
+    parameters: [
+      { in: 'path', name: 'id', required: true, schema: { type: 'string', minLength: 1, maxLength: 100 } },
+      {
+        in: 'query',
+        name: 'format',
+        required: true,
+        description: EXPORT_FORMATS.map((format) => `\`${format}\`: ${EXPORT_FORMAT_LABELS[format]}`).join(', '),
+        schema: { type: 'string', enum: [...EXPORT_FORMATS] },
+      },
+    ],
+    responses: {
+      200: {
+        description: 'The file, with `Content-Disposition: attachment`',
+        headers: {
+          'Content-Disposition': {
+            description: 'attachment; filename="<title>-<yyyy-mm-dd>.<ext>"; filename*=UTF-8\'\'<the same in UTF-8>',
+            schema: { type: 'string' },
+          },
+        },
+        content,
+      },
+    },
+  };
+}
+
+/**
  * The OpenAPI document of the REST facade (`/v1/openapi.json`, `/docs`): trpc-to-openapi's document
  * from the routers' `.meta({ openapi })`, made true to what the server sends. Every call states its
  * security (the bearer scheme, or none for public calls), and every error status it can answer with
@@ -218,6 +269,8 @@ export function openApiDocument() {
       },
     },
   });
+
+  document.paths = { ...document.paths, '/meeting/{id}/export': { get: exportOperation() } };
 
   const procedures = proceduresByOperation();
   const usedStatuses = new Set<number>();

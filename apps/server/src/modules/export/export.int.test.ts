@@ -285,6 +285,25 @@ describe('meeting export', () => {
     expect(((await missing.json()) as ApiError).data.field).toBe('format');
   });
 
+  it('is described in the OpenAPI document with its parameters, file types, security and errors', async () => {
+    const document = (await (await fetch(`${app.url}/v1/openapi.json`)).json()) as {
+      paths: Record<string, { get?: { security: unknown; parameters: { name: string; schema: { enum?: string[] } }[]; responses: Record<string, { content?: object }> } }>;
+    };
+    const operation = document.paths['/meeting/{id}/export']?.get;
+    expect(operation?.security).toEqual([{ bearer: [] }]);
+    expect(operation?.parameters.map((p) => p.name)).toEqual(['id', 'format']);
+    expect(operation?.parameters[1]?.schema.enum).toEqual(['md', 'txt', 'srt', 'vtt', 'json', 'pdf']);
+    expect(Object.keys(operation?.responses['200']?.content ?? {})).toEqual([
+      'text/markdown',
+      'text/plain',
+      'application/x-subrip',
+      'text/vtt',
+      'application/json',
+      'application/pdf',
+    ]);
+    expect(Object.keys(operation?.responses ?? {})).toEqual(expect.arrayContaining(['400', '401', '403', '404', '429', '500']));
+  });
+
   it('a 10,000-line meeting: the PDF streams out while other requests are answered; text formats go compressed', async () => {
     const lines = Array.from({ length: 10_000 }, (_, i) => ({
       captionId: `l${i}`,
