@@ -81,15 +81,19 @@ export const MESSAGE_PAGE_MAX_LIMIT = 1000;
  */
 export const MESSAGE_CURSOR_PATTERN = /^(after|before)\.(\d{1,16})\.([A-Za-z0-9_-]{1,100})$/;
 
-/** GET /v1/meeting/{id}/messages?cursor&limit: one page of a transcript. */
-export const meetingMessagesInputSchema = z.strictObject({
-  id: meetingIdSchema,
-  cursor: z
-    .string()
-    .regex(MESSAGE_CURSOR_PATTERN, 'must be a cursor the server returned in next')
-    .optional(),
-  limit: z.coerce.number().int().min(1).max(MESSAGE_PAGE_MAX_LIMIT).default(MESSAGE_PAGE_FIRST_LIMIT),
-});
+/** GET /v1/meeting/{id}/messages?cursor&around&limit: one page of a transcript. */
+export const meetingMessagesInputSchema = z
+  .strictObject({
+    id: meetingIdSchema,
+    cursor: z
+      .string()
+      .regex(MESSAGE_CURSOR_PATTERN, 'must be a cursor the server returned in next')
+      .optional(),
+    /** A line's key: the page around it (the lines before it and from it on), to open the transcript at that line. */
+    around: z.string().trim().min(1).max(100).optional(),
+    limit: z.coerce.number().int().min(1).max(MESSAGE_PAGE_MAX_LIMIT).default(MESSAGE_PAGE_FIRST_LIMIT),
+  })
+  .refine((input) => !(input.cursor && input.around), { path: ['around'], message: 'cannot be combined with cursor' });
 export type MeetingMessagesInput = z.input<typeof meetingMessagesInputSchema>;
 
 /**

@@ -224,8 +224,9 @@ function pageQuery(forward: boolean, cursor: { spokenAt: Date; id: string } | nu
 export async function getMeetingMessages(
   deps: AppDeps,
   userId: string,
-  input: { id: string; cursor?: string | undefined; limit: number },
+  input: { id: string; cursor?: string | undefined; around?: string | undefined; limit: number },
 ): Promise<MeetingMessages> {
+  if (input.around) return getMessagesAround(deps, userId, { id: input.id, around: input.around, limit: input.limit });
   const cursor = input.cursor ? parseCursor(input.cursor) : null;
   // One extra row tells whether another page follows.
   const read = (forward: boolean) => pageQuery(forward, cursor, input.limit + 1);
@@ -246,6 +247,43 @@ export async function getMeetingMessages(
   if (!forward) lines.reverse();
   const messages = await openMessages(deps, userId, lines);
   return { meet: toMeetingDto(meeting), messages: messages.map(messageJsonDto), next, total: found.total };
+}
+
+/**
+ * The page that opens a transcript at one line (a search result, a cited line): up to half the page
+ * before it, then the line and those after it, in transcript order. `next` reads on after the page
+ * (readers load the lines before it as they load any page). A key that is no line of the meeting: 404.
+ */
+async function getMessagesAround(deps: AppDeps, userId: string, input: { id: string; around: string; limit: number }): Promise<MeetingMessages> {
+  const anchor = await deps.db.message.findFirst({
+    where: { id: input.around, meetingId: input.id, meeting: { userId } },
+    select: { id: true, spokenAt: true },
+  });
+  if (!anchor) {
+    await findOwnMeeting(deps, userId, input.id);
+    throw new TRPCError({ code: 'NOT_FOUND', message: 'around: no such line in this meeting' });
+  }
+  const before = Math.floor(input.limit / 2);
+  // The anchor itself opens the forward read: a cursor just before it in (spokenAt, id) order.
+  const [found] = await deps.db.$queryRaw<{ meeting: string; total: number; before: string; after: string }[]>`
+    SELECT ${MEETING_JSON}::text AS meeting,
+      (SELECT count(*) FROM "Message" c WHERE c."meetingId" = m.id)::int AS total,
+      ${pageQuery(false, anchor, before)} AS before,
+      (SELECT coalesce(json_agg(p.line ORDER BY p."spokenAt", p.id), '[]')::text FROM (
+        SELECT ${MESSAGE_JSON} AS line, c."spokenAt", c.id FROM "Message" c
+        WHERE c."meetingId" = m.id AND c."spokenAt" >= ${anchor.spokenAt} AND (c."spokenAt", c.id) >= (${anchor.spokenAt}, ${anchor.id})
+        ORDER BY c."spokenAt", c.id LIMIT ${input.limit - before + 1}
+      ) p) AS after
+    FROM "Meeting" m WHERE m.id = ${input.id} AND m."userId" = ${userId}`;
+  if (!found) throw meetingNotFound();
+  const earlier = (JSON.parse(found.before) as MessageJson[]).reverse();
+  const later = JSON.parse(found.after) as MessageJson[];
+  const more = later.length > input.limit - before;
+  const lines = [...earlier, ...later.slice(0, input.limit - before)];
+  const last = lines.at(-1);
+  const next = more && last ? `after.${last.spokenAt ?? last.lastUpdated}.${last.id}` : null;
+  const messages = await openMessages(deps, userId, lines);
+  return { meet: toMeetingDto(JSON.parse(found.meeting) as MeetingJson), messages: messages.map(messageJsonDto), next, total: found.total };
 }
 
 /** The meeting's capture gaps in time order; kinds this server version does not know are left out. */

@@ -136,6 +136,24 @@ for (const embedded of [false, true]) {
       }
     });
 
+    it('opens a transcript page around a line, for the jump to a result (?line=)', async () => {
+      const page = await app.rest<{ messages: { key: string }[]; next: string | null }>(
+        'GET',
+        `/v1/meeting/${planning.meetingKey}/messages?around=${planning.messages[2]!.key}&limit=2`,
+        { token: ana },
+      );
+      expect(page.status).toBe(200);
+      expect(page.body.messages.map((m) => m.key)).toEqual([planning.messages[1]!.key, planning.messages[2]!.key]);
+      expect(page.body.next).toMatch(/^after\./);
+      const later = await app.rest<{ messages: { key: string }[] }>('GET', `/v1/meeting/${planning.meetingKey}/messages?cursor=${page.body.next}`, { token: ana });
+      expect(later.body.messages.map((m) => m.key)).toEqual([planning.messages[3]!.key]);
+      const missing = await app.rest<ErrorBody>('GET', `/v1/meeting/${planning.meetingKey}/messages?around=nope`, { token: ana });
+      expect(missing.status).toBe(404);
+      expect(missing.body.message).toMatch(/around/);
+      expect((await app.rest('GET', `/v1/meeting/${planning.meetingKey}/messages?around=${planning.messages[2]!.key}`, { token: bo })).status).toBe(404);
+      expect((await app.rest('GET', `/v1/meeting/${planning.meetingKey}/messages?around=x&cursor=after.1.x`, { token: ana })).status).toBe(400);
+    });
+
     it('is in the OpenAPI document', async () => {
       const doc = await app.rest<{ paths: Record<string, { get?: { parameters?: { name: string }[] } }> }>('GET', '/v1/openapi.json');
       expect(doc.body.paths['/search']?.get?.parameters?.map((p) => p.name)).toEqual(expect.arrayContaining(['q', 'limit']));
