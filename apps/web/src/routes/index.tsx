@@ -65,6 +65,7 @@ export const routes: RouteObject[] = [
               { path: '/tools/youtube', ...page(() => import('./tools-youtube')) },
               { path: '/changelog', ...page(() => import('./changelog')) },
               { path: '/outbox', ...page(() => import('./outbox')) },
+              { path: '/search', ...page(() => import('./search')) },
               { path: '/subscribe', ...page(() => import('./subscribe')) },
               { path: '/payment-succeeded', ...page(() => import('./payment-succeeded')) },
               { path: '/payment-failed', ...page(() => import('./payment-failed')) },

@@ -2,6 +2,7 @@ import { useRef } from 'react';
 import { NavLink, useNavigate } from 'react-router';
 import { FEEDBACK_URL, SUPPORT_URL } from '../../lib/links';
 import { useSession } from '../../lib/session';
+import { HeaderSearch } from '../search/header-search';
 import { Logo } from './logo';
 
 interface MenuItem {
@@ -121,6 +122,7 @@ export function Header() {
         </ul>
       </nav>
       <div className="navbar-end w-auto shrink-0 gap-2 md:w-1/2 md:shrink">
+        <HeaderSearch />
         {session.user && (
           <span className="hidden max-w-48 truncate text-sm text-base-content/70 lg:inline" title={session.user.email}>
             {session.user.name || session.user.email}

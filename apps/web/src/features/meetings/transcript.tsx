@@ -1,4 +1,5 @@
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useLocation, useSearchParams } from 'react-router';
 import { MARKS, type Mark, type Message } from '@mbox/shared/meeting';
 import {
   EMPTY_MESSAGE_FILTER,
@@ -9,7 +10,7 @@ import {
 } from '@mbox/shared/message-filter';
 import { useSession } from '../../lib/session';
 import { UpgradeCard } from '../premium/upgrade-card';
-import { ChatLog, type RowHandlers } from './transcript/chat-log';
+import { ChatLog, type RowHandlers, type TranscriptFocus } from './transcript/chat-log';
 import type { TextView } from './transcript/message-row';
 import { TranscriptFilter } from './transcript/transcript-filter';
 import { MeetingActions } from './meeting-actions';
@@ -48,14 +49,30 @@ function markCounts(messages: readonly Message[]): Record<Mark, number> {
 
 const count = (n: number) => n.toLocaleString('en-US');
 
+/**
+ * `?line=<messageId>`: the line a link opens at (a search result, a cited line). Each navigation is a
+ * new request, so following the same link again scrolls to the line again.
+ */
+function useFocusedLine(): TranscriptFocus | null {
+  const [params] = useSearchParams();
+  const location = useLocation();
+  const line = params.get('line');
+  return useMemo(() => (line ? { key: line, request: location.key } : null), [line, location.key]);
+}
+
 function LiveTranscript({ meetingId }: { meetingId: string }) {
-  const state = useLiveTranscript(meetingId);
+  const focus = useFocusedLine();
+  const state = useLiveTranscript(meetingId, focus?.key ?? null);
   const { premium } = useSession();
   const actions = useMessageActions(meetingId);
   const [filter, setFilter] = useState<MessageFilter>(EMPTY_MESSAGE_FILTER);
   const [views, setViews] = useState<Record<string, TextView>>({});
   const [editingKey, setEditingKey] = useState<string | null>(null);
   const upgradeDialog = useRef<HTMLDialogElement>(null);
+  // A line opened by link must not be hidden by a filter set before.
+  useEffect(() => {
+    if (focus) setFilter(EMPTY_MESSAGE_FILTER);
+  }, [focus]);
 
   const messages = state.status === 'ready' ? state.messages : [];
   const gaps = state.status === 'ready' ? state.gaps : [];
@@ -141,6 +158,7 @@ function LiveTranscript({ meetingId }: { meetingId: string }) {
           editingKey={editingKey}
           optimizing={actions.optimizing}
           handlers={handlers}
+          focus={focus}
         />
       )}
       <dialog ref={upgradeDialog} className="modal" aria-label="Premium feature">

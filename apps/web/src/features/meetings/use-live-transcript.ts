@@ -54,7 +54,7 @@ export function updateTranscript(
  * meeting.get stays the REST answer of spec §7; the web app never needs its one giant response.
  * Mount it keyed by meeting id: changing the id then resets it (spec §4).
  */
-export function useLiveTranscript(meetingId: string): TranscriptState {
+export function useLiveTranscript(meetingId: string, focusLine: string | null = null): TranscriptState {
   const utils = trpc.useUtils();
   const queryClient = useQueryClient();
   const key = transcriptQueryKey(meetingId);
@@ -103,6 +103,25 @@ export function useLiveTranscript(meetingId: string): TranscriptState {
       stale = true;
     };
   }, [next, pagesFailed, meetingId, queryClient, utils]);
+
+  // A line to open at (`?line=`) that no page read so far holds: the page around it is read and merged
+  // at once, so a line far down shows without waiting for every page before it.
+  const loaded = transcript.data !== undefined;
+  useEffect(() => {
+    if (!focusLine || !loaded) return;
+    const cache = queryClient.getQueryData<TranscriptCache>(transcriptQueryKey(meetingId));
+    if (!cache || cache.messages.some((m) => m.key === focusLine)) return;
+    let stale = false;
+    utils.client.meeting.messages.query({ id: meetingId, around: focusLine, limit: MESSAGE_PAGE_FIRST_LIMIT }).then(
+      (page) => {
+        if (!stale) updateTranscript(queryClient, meetingId, (current) => mergeIntoCache(current, page.messages));
+      },
+      (error: unknown) => console.warn('[mbox] the page around the line to open could not be read', error),
+    );
+    return () => {
+      stale = true;
+    };
+  }, [focusLine, loaded, meetingId, queryClient, utils]);
 
   trpc.meeting.onLines.useSubscription(
     { meetingId },

@@ -1,5 +1,5 @@
 import { observeElementRect, useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { captureGapText, type MeetingEvent } from '@mbox/shared/capture-events';
 import { formatMessageTime } from '@mbox/shared/format';
 import type { Message } from '@mbox/shared/meeting';
@@ -18,6 +18,15 @@ const RENDER_ALL_UP_TO = 150;
 
 /** Pixels from the bottom within which the reader counts as 'at the live end'. */
 const PINNED_SLACK = 48;
+
+/** How long a line opened by link (`?line=`) stays highlighted. */
+const HIGHLIGHT_MS = 4_000;
+
+/** A line to scroll to and highlight; `request` differs per navigation, so opening the same line again scrolls again. */
+export interface TranscriptFocus {
+  key: string;
+  request: string;
+}
 
 export type RowHandlers = Omit<MessageRowProps, 'message' | 'startsRun' | 'view' | 'editing' | 'optimizing'>;
 
@@ -49,6 +58,7 @@ export function ChatLog({
   editingKey,
   optimizing,
   handlers,
+  focus = null,
 }: {
   messages: readonly Message[];
   /** Capture gaps, shown in place by time. */
@@ -58,6 +68,8 @@ export function ChatLog({
   editingKey: string | null;
   optimizing: ReadonlySet<string>;
   handlers: RowHandlers;
+  /** A line to bring into view and highlight once it is loaded. */
+  focus?: TranscriptFocus | null;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
   const pinned = useRef(live);
@@ -104,6 +116,27 @@ export function ChatLog({
     }
   }, [rows, totalSize, scrollToEnd, virtualizer]);
 
+  // A line opened by link: centred once its row exists (its page may arrive later), highlighted a while.
+  const [highlighted, setHighlighted] = useState<string | null>(null);
+  const focusDone = useRef<string | null>(null);
+  useLayoutEffect(() => {
+    if (!focus || focusDone.current === focus.request) return;
+    const index = rows.findIndex((row) => row.key === focus.key);
+    if (index < 0) return;
+    focusDone.current = focus.request;
+    // The reader is taken away from the live end, and the place held so far no longer matters.
+    pinned.current = false;
+    anchor.current = null;
+    setShowJump(live);
+    virtualizer.scrollToIndex(index, { align: 'center' });
+    setHighlighted(focus.key);
+  }, [focus, rows, live, virtualizer]);
+  useEffect(() => {
+    if (!highlighted) return;
+    const timer = setTimeout(() => setHighlighted(null), HIGHLIGHT_MS);
+    return () => clearTimeout(timer);
+  }, [highlighted]);
+
   const items = virtualizer.getVirtualItems();
 
   return (
@@ -133,8 +166,9 @@ export function ChatLog({
                 key={item.key}
                 data-index={item.index}
                 ref={virtualizer.measureElement}
-                className="absolute left-0 top-0 w-full px-1"
+                className={`absolute left-0 top-0 w-full px-1 transition-colors duration-700 ${highlighted === row.key ? 'rounded-box bg-warning/25' : ''}`}
                 style={{ transform: `translateY(${item.start}px)` }}
+                data-highlighted={highlighted === row.key || undefined}
                 {...run}
               >
                 {row.type === 'gap' ? (

@@ -1,0 +1,48 @@
+import { useState, type FormEvent } from 'react';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { SEARCH_QUERY_MAX } from '@mbox/shared/search';
+import { SearchIcon } from './search-icon';
+import { searchPath } from './search-link';
+
+/**
+ * The header's search: a field on wide screens; on phones an icon that opens the search page, whose
+ * own field takes the words (a header has no room for one at 390 px).
+ */
+export function HeaderSearch() {
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [params] = useSearchParams();
+  const onSearchPage = location.pathname === '/search';
+  const [draft, setDraft] = useState<string | null>(null);
+  // The field shows the page's query while on the search page, what the reader types elsewhere.
+  const value = draft ?? (onSearchPage ? (params.get('q') ?? '') : '');
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!value.trim()) return;
+    setDraft(null);
+    navigate(searchPath(value));
+  };
+
+  return (
+    <>
+      <form role="search" className="hidden md:block" onSubmit={submit}>
+        <label className="input input-sm w-44 lg:w-64">
+          <SearchIcon className="size-4 opacity-50" />
+          <input
+            type="search"
+            name="q"
+            aria-label="Search meetings"
+            placeholder="Search meetings"
+            maxLength={SEARCH_QUERY_MAX}
+            value={value}
+            onChange={(e) => setDraft(e.target.value)}
+          />
+        </label>
+      </form>
+      <Link to="/search" className="btn btn-ghost btn-square btn-sm md:hidden" aria-label="Search meetings">
+        <SearchIcon className="size-5" />
+      </Link>
+    </>
+  );
+}
