@@ -27,7 +27,7 @@ export function HeaderSearch() {
   return (
     <>
       <form role="search" className="hidden md:block" onSubmit={submit}>
-        <label className="input input-sm w-44 lg:w-64">
+        <label className="input input-sm w-36 xl:w-52">
           <SearchIcon className="size-4 opacity-50" />
           <input
             type="search"

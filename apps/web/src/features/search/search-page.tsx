@@ -1,6 +1,5 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { formatMessageTime } from '@mbox/shared/format';
 import { SEARCH_QUERY_MAX, type SearchContextLine, type SearchResult, type Snippet } from '@mbox/shared/search';
 import { trpc } from '../../lib/trpc';
 import { SearchIcon } from './search-icon';
@@ -89,7 +88,7 @@ function Results({ q }: { q: string }) {
                 </Link>
               </h2>
               <time className="text-sm text-base-content/60" dateTime={new Date(group.date).toISOString()}>
-                {formatMessageTime(group.date)}
+                {new Date(group.date).toLocaleString('en-US', { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' })}
               </time>
             </header>
             <ul className="flex flex-col gap-1">
