@@ -12,8 +12,17 @@ export const ERROR_TEXT = {
 
 export type ErrorOutcome = { kind: 'logout' } | { kind: 'toast'; message: string };
 
+/** A call made outside tRPC (a file download) that the server answered with an error status. */
+export class HttpStatusError extends Error {
+  override name = 'HttpStatusError';
+  constructor(readonly httpStatus: number) {
+    super(`HTTP ${httpStatus}`);
+  }
+}
+
 /** HTTP status of a failed call, or null when no answer arrived (network failure) or it is no API error. */
 export function httpStatusOf(error: unknown): number | null {
+  if (error instanceof HttpStatusError) return error.httpStatus;
   if (error instanceof TRPCClientError) {
     const data: unknown = error.data;
     if (data && typeof data === 'object' && 'httpStatus' in data && typeof data.httpStatus === 'number') {

@@ -1,4 +1,5 @@
 import type { Meeting } from '@mbox/shared/meeting';
+import { ExportMenu } from '../export/export-menu';
 import { ShareButton } from '../share/share-button';
 
 /**
@@ -8,7 +9,7 @@ import { ShareButton } from '../share/share-button';
 export function MeetingActions({ meet }: { meet: Meeting }) {
   return (
     <>
-      {/* export */}
+      <ExportMenu meet={meet} />
       <ShareButton meet={meet} />
     </>
   );
