@@ -10,6 +10,7 @@ import SrtParser from 'srt-parser-2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_LINES_PER_BATCH, meetingDetailSchema, meetingExportSchema, summaryListSchema } from '@mbox/shared';
 import { startTestApp, type TestApp } from '../../test/app.js';
+import { makePremium, seedMeeting } from '../../test/fixtures.js';
 import { WebSession } from '../../test/web-session.js';
 import { escapeMarkdown } from './formats/markdown.js';
 
@@ -283,6 +284,23 @@ describe('meeting export', () => {
     const missing = await fetch(`${app.url}/v1/meeting/${meetingKey}/export`, { headers: { authorization: `Bearer ${ana}` } });
     expect(missing.status).toBe(400);
     expect(((await missing.json()) as ApiError).data.field).toBe('format');
+  });
+
+  it('exports an encrypted meeting as the owner sees it in the app, opened with the server key', async () => {
+    const cy = await app.signIn('cy@example.com');
+    await makePremium(app, 'cy@example.com');
+    const { meetingKey: key } = await seedMeeting(app, cy, 'sealed', [
+      { speaker: 'Cy', text: 'Секретный план: запуск в пятницу.' },
+      { speaker: 'Dee', text: 'Only we know.' },
+    ]);
+    expect((await app.rest('PUT', `/v1/p/meeting/encrypt/${key}`, { token: cy })).status).toBe(200);
+    const stored = await app.deps.db.message.findMany({ where: { meetingId: key } });
+    expect(stored.every((m) => m.encrypted && !m.text.includes('план'))).toBe(true);
+    const md = await (await download('md', { token: cy, key })).text();
+    expect(md).toContain('Секретный план: запуск в пятницу.');
+    const json = meetingExportSchema.parse(await (await download('json', { token: cy, key })).json());
+    expect(json.meeting).toEqual((await app.rest('GET', `/v1/meeting/${key}`, { token: cy })).body);
+    expect(json.meeting.messages.map((m) => m.text)).toEqual(['Секретный план: запуск в пятницу.', 'Only we know.']);
   });
 
   it('is described in the OpenAPI document with its parameters, file types, security and errors', async () => {
