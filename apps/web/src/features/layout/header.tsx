@@ -89,7 +89,7 @@ export function Header() {
 
   return (
     <header className="navbar border-b border-base-300 bg-base-100 px-2 sm:px-4">
-      <div className="navbar-start w-auto min-w-0 flex-1 gap-1 sm:gap-3 md:w-1/2 md:flex-none">
+      <div className="navbar-start w-auto min-w-0 flex-1 gap-1 sm:gap-3">
         {/* Below md the main menu and More collapse into one dropdown. */}
         <details ref={phoneMenu} className="dropdown md:hidden">
           <summary className="btn btn-ghost btn-square btn-sm" aria-label="Open menu">
@@ -121,10 +121,11 @@ export function Header() {
           </li>
         </ul>
       </nav>
-      <div className="navbar-end w-auto shrink-0 gap-2 md:w-1/2 md:shrink">
+      {/* Start and end share what the centred menu leaves, so the bar never gets wider than the screen. */}
+      <div className="navbar-end w-auto min-w-0 shrink-0 gap-2 md:flex-1">
         <HeaderSearch />
         {session.user && (
-          <span className="hidden max-w-48 truncate text-sm text-base-content/70 lg:inline" title={session.user.email}>
+          <span className="hidden min-w-0 max-w-48 truncate text-sm text-base-content/70 xl:inline" title={session.user.email}>
             {session.user.name || session.user.email}
           </span>
         )}

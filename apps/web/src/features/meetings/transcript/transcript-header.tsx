@@ -19,8 +19,9 @@ export function TranscriptHeader({
   const started = new Date(meet.date).toLocaleString('en-US', { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
   return (
     <header className="border-b border-base-300 px-4 py-3" data-testid="transcript-header">
-      <div className="flex items-start gap-3">
-        <div className="min-w-0 flex-1">
+      {/* The actions move under the title when the panel is too narrow for both. */}
+      <div className="flex flex-wrap items-start gap-x-3 gap-y-2">
+        <div className="min-w-56 flex-1">
           <h2 className="truncate text-lg font-semibold leading-tight" title={meet.title}>
             {meet.title}
           </h2>
