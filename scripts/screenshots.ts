@@ -37,7 +37,7 @@ interface Screen {
   ready: (page: Page) => Promise<unknown>;
 }
 
-async function seed(app: TestApp): Promise<{ token: string; openMeeting: string }> {
+async function seed(app: TestApp): Promise<{ token: string; openMeeting: string; sharedPath: string }> {
   const token = await app.signIn(EMAIL);
   await app.rest('PUT', '/v1/user-settings', { token, body: { timezone: 'Europe/Berlin' } });
   await makePremium(app, EMAIL);
@@ -74,7 +74,8 @@ async function seed(app: TestApp): Promise<{ token: string; openMeeting: string 
     const summary = await app.rest('POST', '/v1/prompts', { token, body: { meetKey: key, promptKey: 'summary' } });
     if (summary.status !== 200) console.warn(`summary for ${key}: ${summary.status} ${JSON.stringify(summary.body)}`);
   }
-  return { token, openMeeting: keys[0]! };
+  const share = await app.rest<{ url: string }>('POST', `/v1/meeting/${keys[0]}/share`, { token });
+  return { token, openMeeting: keys[0]!, sharedPath: new URL(share.body.url).pathname };
 }
 
 const visible = (page: Page, selector: string) => page.locator(selector).first().waitFor({ timeout: 15_000 });
@@ -108,7 +109,7 @@ async function main(): Promise<void> {
   const app = await startWebApp();
   const browser = await launchBrowser();
   try {
-    const { openMeeting } = await seed(app);
+    const { openMeeting, sharedPath } = await seed(app);
     const screens: Screen[] = [
       { name: 'login', path: '/login', signedIn: false, ready: (p) => p.getByRole('heading', { name: 'Login now!' }).waitFor() },
       {
@@ -122,6 +123,8 @@ async function main(): Promise<void> {
         },
       },
       { name: 'meeting', path: `/${openMeeting}`, signedIn: true, ready: (p) => p.getByRole('tablist').or(p.locator('[data-panel]#summary')).first().waitFor() },
+      { name: 'search', path: '/search?q=budget', signedIn: true, ready: (p) => visible(p, 'mark') },
+      { name: 'shared', path: sharedPath, signedIn: false, ready: (p) => visible(p, 'main h1') },
       { name: 'dashboard-only', path: '/dashboard', signedIn: true, ready: (p) => visible(p, 'canvas[aria-label="Talk time per speaker"]') },
       { name: 'tools', path: '/tools', signedIn: true, ready: (p) => visible(p, 'main h1') },
       { name: 'public', path: '/public', signedIn: false, ready: (p) => visible(p, 'main h1') },
