@@ -90,6 +90,10 @@ describe('ask the meeting while it runs', () => {
     const dana = await app.deps.db.message.findFirstOrThrow({ where: { meetingId, text: LATER.text } });
     await lastAnswer(page).getByTestId('ask-citation').first().click();
     await page.waitForURL((url) => url.pathname === `/${meetingId}` && url.searchParams.get('line') === dana.id);
+    // …and the transcript, already open beside the chat, highlights that line.
+    const highlighted = page.locator('[data-highlighted="true"]');
+    await highlighted.waitFor({ timeout: 15_000 });
+    expect(await highlighted.getByTestId('message-text').textContent()).toBe(LATER.text);
     // The chat stays while the page is open.
     expect(await page.getByTestId('ask-turn').count()).toBe(3);
     await context.close();
@@ -113,6 +117,7 @@ describe('ask the meeting while it runs', () => {
     await lastAnswer(page).getByTestId('ask-citation').first().click();
     await page.waitForURL((url) => url.searchParams.has('line'));
     expect(await page.getByRole('tab', { name: 'Transcript' }).getAttribute('aria-selected')).toBe('true');
+    await page.locator('[data-highlighted="true"]').waitFor({ timeout: 15_000 });
     // Back on the Ask tab, the chat is still there.
     await page.getByRole('tab', { name: 'Ask' }).click();
     expect(await page.getByTestId('ask-turn').count()).toBe(1);
