@@ -21,6 +21,7 @@ import { registerWorkers } from './jobs/workers.js';
 import { registerStripeWebhook } from './modules/billing/webhook.js';
 import { registerExportRoute } from './modules/export/route.js';
 import { registerOneClickUnsubscribe } from './modules/recap/one-click.js';
+import { registerTranscriptRoutes } from './modules/transcript/route.js';
 import { openApiDocument } from './openapi.js';
 import { docsPagePolicy, registerSecurityHeaders } from './security-headers.js';
 import { appRouter, type AppRouter } from './trpc/app-router.js';
@@ -181,6 +182,8 @@ export async function buildApp(deps: AppDeps, options: { webDist?: string | null
       if (!reply.sent && !reply.raw.destroyed) await once(reply.raw, 'close');
     };
   });
+  // The extension's calls, before the facade's `/v1/*` (a static route wins): the same procedures, less per call.
+  registerTranscriptRoutes(app, deps);
   await app.register(fastifyTRPCOpenApiPlugin, {
     basePath: '/v1',
     router: appRouter,
