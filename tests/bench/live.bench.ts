@@ -8,14 +8,22 @@
  * The server runs in a child process (this file with `--serve`): the real app on a fresh database on
  * the local PostgreSQL, one instance (events stay in the process). Subscribers and posts run here.
  *   npm run bench -- live                 MEETINGS=200,1000 SECONDS=10 by default
+ * Also printed, to tell where a post waits: how long the server held it (node:http diagnostics channels in
+ * the server process), the CPU of the server, of its PostgreSQL backends and of this process, how many of
+ * the server's database connections were busy, posts waiting for a socket of the agent, both processes'
+ * event-loop delay and the load average.
  * Reference: before issue 16 (one emitter woke every subscriber, and each re-read its rows) p99 was
  * 17 ms at 50 posts/s and 47–75 ms at 200 posts/s on the same kind of machine (issue 16's text).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { Agent } from 'node:http';
+import { subscribe as subscribeChannel } from 'node:diagnostics_channel';
+import { loadavg } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { EventSource } from 'eventsource';
-import { cpuSeconds, postJson, serverCpu } from './support.js';
+import pg from 'pg';
+import { backendsCpu, cpuSeconds, postJson, serverCpu } from './support.js';
 
 const MEETINGS = (process.env.MEETINGS ?? '200,1000').split(',').map(Number);
 const SECONDS = Number(process.env.SECONDS ?? 10);
@@ -25,6 +33,7 @@ const START = Date.UTC(2025, 0, 6, 9, 0);
 
 interface Served {
   url: string;
+  databaseUrl: string;
   accessToken: string;
   extensionToken: string;
 }
@@ -35,14 +44,31 @@ async function serve(): Promise<void> {
   const { startTestApp } = await import('../../apps/server/src/test/app.js');
   // Request lines logged as in production (info); this child's stdout is /dev/null.
   const app = await startTestApp({ LOG_LEVEL: 'info' });
-  if (app.deps.database.kind !== 'postgres') throw new Error('live bench needs the local PostgreSQL (or TEST_DATABASE_URL)');
+  if (app.deps.database.kind !== 'postgres' || !app.db.url) throw new Error('live bench needs the local PostgreSQL (or TEST_DATABASE_URL)');
   const accessToken = await app.signIn('live@example.com');
   const issued = await app.rest<{ token: string }>('POST', '/v1/auth/extension-token', { token: accessToken });
-  const served: Served = { url: app.url, accessToken, extensionToken: issued.body.token };
+  // The server's event-loop delay: how long a ready request waited for the loop (reset at each report).
+  const lag = monitorEventLoopDelay({ resolution: 5 });
+  lag.enable();
+  // How long the server held each post, request received → response finished (diagnostics channels of node:http).
+  const received = new WeakMap<object, number>();
+  let held: number[] = [];
+  subscribeChannel('http.server.request.start', (message) => void received.set((message as { response: object }).response, performance.now()));
+  subscribeChannel('http.server.response.finish', (message) => {
+    const at = received.get((message as { response: object }).response);
+    if (at !== undefined) held.push(performance.now() - at);
+  });
+  const served: Served = { url: app.url, databaseUrl: app.db.url, accessToken, extensionToken: issued.body.token };
   process.send?.(served);
   process.on('message', (message) => {
     if (message === 'stop') void app.close().then(() => process.exit(0));
     if (message === 'cpu') process.send?.({ cpu: process.cpuUsage() });
+    if (message === 'lag') {
+      held.sort((a, b) => a - b);
+      process.send?.({ lag: { p99: lag.percentile(99) / 1e6, max: lag.max / 1e6, heldP50: held.length ? percentile(held, 50) : 0, heldP99: held.length ? percentile(held, 99) : 0 } });
+      lag.reset();
+      held = [];
+    }
   });
 }
 
@@ -83,6 +109,20 @@ function subscribe(served: Served, meetingId: string, onLine: (captionId: string
   });
 }
 
+/** The server's event-loop delay since the last ask. */
+function serverLag(child: ChildProcess): Promise<{ p99: number; max: number; heldP50: number; heldP99: number }> {
+  return new Promise((resolve) => {
+    const onMessage = (message: unknown) => {
+      if (typeof message !== 'object' || message === null || !('lag' in message)) return;
+      child.off('message', onMessage);
+      resolve((message as { lag: { p99: number; max: number; heldP50: number; heldP99: number } }).lag);
+    };
+    child.on('message', onMessage);
+    child.send('lag');
+  });
+}
+
+const average = (values: number[]) => values.reduce((sum, v) => sum + v, 0) / Math.max(1, values.length);
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 interface Result {
@@ -96,9 +136,22 @@ interface Result {
   /** Share of one core used in the measured seconds by the server and by this process (subscribers and posts). */
   serverCores: number;
   clientCores: number;
+  /** The PostgreSQL backends serving the server, in cores; how many of them were running a statement on average. */
+  databaseCores: number;
+  busyBackends: number;
+  /** Posts waiting for one of the agent's sockets, on average. */
+  queuedPosts: number;
+  /** This process's event-loop delay (p99, max): how late its timers and socket reads ran. */
+  clientLagP99: number;
+  clientLagMax: number;
+  serverLag: { p99: number; max: number; heldP50: number; heldP99: number };
+  /** The machine's 1-minute load average at the end. */
+  load: number;
 }
 
-async function runAt(served: Served, child: ChildProcess, meetings: number): Promise<Result> {
+const BENCH_APPLICATION = 'live-bench';
+
+async function runAt(served: Served, child: ChildProcess, pool: pg.Pool, meetings: number): Promise<Result> {
   const run = `n${meetings}`;
   const sent = new Map<string, number>();
   const latencies: number[] = [];
@@ -108,6 +161,12 @@ async function runAt(served: Served, child: ChildProcess, meetings: number): Pro
   let cpuStart = { server: 0, client: 0, at: 0 };
   let serverCores = 0;
   let clientCores = 0;
+  let databaseStart = 0;
+  let serverLagged = { p99: 0, max: 0, heldP50: 0, heldP99: 0 };
+  let databaseCores = 0;
+  const busy: number[] = [];
+  const queued: number[] = [];
+  const lag = monitorEventLoopDelay({ resolution: 5 });
   // Each meeting exists (its first line) before its subscriber opens.
   const keys: string[] = [];
   for (let m = 0; m < meetings; m += 50) {
@@ -130,6 +189,17 @@ async function runAt(served: Served, child: ChildProcess, meetings: number): Pro
       )),
     );
   }
+  // What the server's database connections and the agent's queue do, sampled while measuring.
+  const sampler = setInterval(() => {
+    if (!measuring) return;
+    queued.push(Object.values(agent.requests).reduce((sum, waiting) => sum + (waiting?.length ?? 0), 0));
+    void pool
+      .query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state = 'active' AND application_name <> $1`,
+        [BENCH_APPLICATION],
+      )
+      .then(({ rows }) => busy.push(rows[0]!.n));
+  }, 100);
   try {
     // One post per meeting per second, spread evenly: a tick every 1000/N ms posts to the next meeting.
     const interval = 1000 / meetings;
@@ -143,6 +213,9 @@ async function runAt(served: Served, child: ChildProcess, meetings: number): Pro
       if (i === WARMUP_SECONDS * meetings) {
         measuring = true;
         cpuStart = { server: await serverCpu(child), client: cpuSeconds(process.cpuUsage()), at: performance.now() };
+        databaseStart = (await backendsCpu(pool, BENCH_APPLICATION)).server;
+        lag.enable();
+        await serverLag(child);
       }
       inFlight.push(postLine(served, run, i % meetings, 1 + Math.floor(i / meetings), sent, measuring ? answered : undefined));
       if (inFlight.length > 1000) await Promise.all(inFlight.splice(0, 500));
@@ -151,15 +224,30 @@ async function runAt(served: Served, child: ChildProcess, meetings: number): Pro
     const seconds = (performance.now() - cpuStart.at) / 1000;
     serverCores = ((await serverCpu(child)) - cpuStart.server) / seconds;
     clientCores = (cpuSeconds(process.cpuUsage()) - cpuStart.client) / seconds;
+    databaseCores = ((await backendsCpu(pool, BENCH_APPLICATION)).server - databaseStart) / seconds;
+    lag.disable();
+    clearInterval(sampler);
+    serverLagged = await serverLag(child);
     // Lines still on their way get a second, then count as lost.
     await new Promise((resolve) => setTimeout(resolve, 1000));
     lost = sent.size;
   } finally {
+    clearInterval(sampler);
     for (const source of sources) source.close();
   }
   const sorted = latencies.sort((a, b) => a - b);
   const answers = answered.sort((a, b) => a - b);
-  return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), count: sorted.length, lost, answerP50: percentile(answers, 50), answerP99: percentile(answers, 99), serverCores, clientCores };
+  return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), count: sorted.length, lost, answerP50: percentile(answers, 50), answerP99: percentile(answers, 99),
+    serverCores,
+    clientCores,
+    databaseCores,
+    busyBackends: average(busy),
+    queuedPosts: average(queued),
+    clientLagP99: lag.percentile(99) / 1e6,
+    clientLagMax: lag.max / 1e6,
+    serverLag: serverLagged,
+    load: loadavg()[0]!,
+  };
 }
 
 let missed = 0;
@@ -174,10 +262,11 @@ async function main(): Promise<void> {
     child.once('message', (message) => resolve(message as Served));
     child.once('exit', (code) => reject(new Error(`bench server exited (${code}) before it was ready`)));
   });
+  const pool = new pg.Pool({ connectionString: served.databaseUrl, max: 2, application_name: BENCH_APPLICATION });
   try {
     console.log(`server: real app in a child process, fresh PostgreSQL database, one instance; ${SECONDS} s measured after ${WARMUP_SECONDS} s warm-up`);
     for (const meetings of MEETINGS) {
-      const result = await runAt(served, child, meetings);
+      const result = await runAt(served, child, pool, meetings);
       const target = TARGETS[meetings];
       const met = target === undefined ? null : result.p99 <= target && result.lost === 0;
       if (met === false) missed++;
@@ -186,10 +275,14 @@ async function main(): Promise<void> {
           ` target ${target === undefined ? 'report' : `p99 ≤ ${target} ms, none lost`}${met === null ? '' : met ? '  MET' : '  NOT MET'}`,
       );
       console.log(
-        `${'  the post answered'.padEnd(44)} p50 ${ms(result.answerP50)} / p99 ${ms(result.answerP99)}; CPU: server ${result.serverCores.toFixed(2)} core, subscribers + posts ${result.clientCores.toFixed(2)} core`,
+        `${'  the post answered'.padEnd(44)} p50 ${ms(result.answerP50)} / p99 ${ms(result.answerP99)}; held by the server p50 ${ms(result.serverLag.heldP50)} / p99 ${ms(result.serverLag.heldP99)}; CPU: server ${result.serverCores.toFixed(2)} core, its database backends ${result.databaseCores.toFixed(2)}, subscribers + posts ${result.clientCores.toFixed(2)} core`,
+      );
+      console.log(
+        `${'  '.padEnd(44)} ${result.busyBackends.toFixed(1)} of the server's database connections busy, ${result.queuedPosts.toFixed(0)} posts waiting for a socket (averages); event-loop delay p99 / max: server ${ms(result.serverLag.p99)} / ${ms(result.serverLag.max)}, client ${ms(result.clientLagP99)} / ${ms(result.clientLagMax)}; load average ${result.load.toFixed(1)}`,
       );
     }
   } finally {
+    await pool.end();
     child.send('stop');
     await new Promise((resolve) => child.once('exit', resolve));
     agent.destroy();

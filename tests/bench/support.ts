@@ -1,6 +1,8 @@
 /** Plumbing the server benchmarks share: HTTP posts over a keep-alive agent, the forked server's CPU, verdicts. */
 import type { ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { request, type Agent } from 'node:http';
+import type pg from 'pg';
 
 /** POSTs JSON with a bearer token; resolves with the status and the whole answer. */
 export function postJson(agent: Agent, url: string, token: string, body: unknown): Promise<{ status: number; text: string }> {
@@ -40,6 +42,27 @@ export function serverCpu(child: ChildProcess): Promise<number> {
     child.on('message', onMessage);
     child.send('cpu');
   });
+}
+
+/**
+ * CPU seconds used so far by the PostgreSQL backends on the pool's database, by application_name: those of
+ * `ownName` (a reference client's) under 'own', every other one (the server's) under 'server'.
+ */
+export async function backendsCpu(pool: pg.Pool, ownName: string): Promise<{ own: number; server: number }> {
+  const { rows } = await pool.query<{ pid: number; application_name: string }>(
+    'SELECT pid, application_name FROM pg_stat_activity WHERE datname = current_database()',
+  );
+  const cpu = { own: 0, server: 0 };
+  for (const { pid, application_name } of rows) {
+    try {
+      // utime and stime, in clock ticks (USER_HZ = 100), after the process name.
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      cpu[application_name === ownName ? 'own' : 'server'] += (Number(fields[11]) + Number(fields[12])) / 100;
+    } catch {
+      // A backend that ended in between, or a database on another machine: not counted.
+    }
+  }
+  return cpu;
 }
 
 /** Prints one figure beside its reference and target, and counts the targets missed. */
