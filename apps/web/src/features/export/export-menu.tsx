@@ -39,7 +39,8 @@ export function ExportMenu({ meet }: { meet: Meeting }) {
   const items = () => [...(root.current?.querySelectorAll<HTMLButtonElement>('[data-export-format]') ?? [])];
 
   const onKeyDown = (e: KeyboardEvent) => {
-    if (e.key === 'Escape' && open) {
+    // The element's own state: React's copy follows the asynchronous toggle event, a key can come first.
+    if (e.key === 'Escape' && root.current?.open) {
       e.preventDefault();
       close(true);
       return;

@@ -19,7 +19,8 @@ export function TranscriptHeader({
   const started = new Date(meet.date).toLocaleString('en-US', { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
   return (
     <header className="border-b border-base-300 px-4 py-3" data-testid="transcript-header">
-      {/* The actions move under the title when the panel is too narrow for both. */}
+      {/* The actions move under the title when the panel is too narrow for both, still at the right edge
+          (their menus open leftwards from there). */}
       <div className="flex flex-wrap items-start gap-x-3 gap-y-2">
         <div className="min-w-56 flex-1">
           <h2 className="truncate text-lg font-semibold leading-tight" title={meet.title}>
@@ -39,7 +40,7 @@ export function TranscriptHeader({
             {status}
           </p>
         </div>
-        <div className="flex shrink-0 items-center gap-2">{actions}</div>
+        <div className="ml-auto flex shrink-0 items-center gap-2">{actions}</div>
       </div>
       {participants.length > 0 && (
         <div className="mt-2">
