@@ -2,6 +2,7 @@ import { initTRPC, TRPCError } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { ZodError } from 'zod';
 import { describeIssues, isPremiumActive, normalizeStrings, type ApiErrorData } from '@mbox/shared';
+import type { AuthUser } from '../modules/auth/service.js';
 import type { Context } from './context.js';
 
 /** Raised instead of a ZodError so the REST facade keeps our message (it would replace a ZodError's). */
@@ -75,24 +76,31 @@ export const publicProcedure = t.procedure.use(logFailures).use(inputErrors).use
  * meeting. Session tokens may make them too. Missing or refused credentials: 401 (403 for a failed CSRF
  * check), naming why.
  */
-export const extensionProcedure = publicProcedure.use(({ ctx, next }) => {
-  if (!ctx.user) {
-    const refusal = ctx.authRefusal ?? { code: 'UNAUTHORIZED', message: 'Sign in required: missing or invalid token' };
-    throw new TRPCError(refusal);
-  }
-  return next({ ctx: { ...ctx, user: ctx.user } });
-});
+export const extensionProcedure = publicProcedure.use(({ ctx, next }) => next({ ctx: { ...ctx, user: signedInUser(ctx) } }));
 
 /** Everything else, minting extension tokens included: a signed-in session (or Firebase ID token) only. */
 export const authedProcedure = extensionProcedure.use(({ ctx, next }) => {
-  if (ctx.user.via === 'extension') {
+  sessionUser(ctx);
+  return next();
+});
+
+/** The caller of an extensionProcedure call, or the refusal (401; 403 for a failed CSRF check). */
+export function signedInUser(ctx: Context): AuthUser {
+  if (ctx.user) return ctx.user;
+  throw new TRPCError(ctx.authRefusal ?? { code: 'UNAUTHORIZED', message: 'Sign in required: missing or invalid token' });
+}
+
+/** The caller of an authedProcedure call (routes outside tRPC sign in by it too), or the refusal. */
+export function sessionUser(ctx: Context): AuthUser {
+  const user = signedInUser(ctx);
+  if (user.via === 'extension') {
     throw new TRPCError({
       code: 'FORBIDDEN',
       message: 'Extension tokens may only send transcripts and end meetings: this call needs a signed-in session',
     });
   }
-  return next();
-});
+  return user;
+}
 
 export const premiumProcedure = authedProcedure.use(({ ctx, next }) => {
   if (!isPremiumActive(ctx.user)) {

@@ -1,11 +1,13 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { TRPCError } from '@trpc/server';
+import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { EXPORT_FORMATS, exportFormatSchema, meetingIdSchema } from '@mbox/shared';
 import type { AppDeps } from '../../deps.js';
 import { errorBody } from '../../http/error-body.js';
 import { contextRequest, createContext } from '../../trpc/context.js';
+import { sessionUser } from '../../trpc/trpc.js';
 import { exportMeeting } from './service.js';
 
 export const EXPORT_ROUTE = '/v1/meeting/:id/export';
@@ -22,7 +24,7 @@ function inputError(reply: FastifyReply, field: string, problem: string) {
  * `GET /v1/meeting/{id}/export?format=md|txt|srt|vtt|json|pdf`: the meeting as a file to download
  * (docs/export.md). A Fastify route rather than a procedure, because a PDF streams out as it is written;
  * it signs in exactly as the procedures do (createContext: the bearer header, or the web app's session
- * cookie, so a plain link downloads in the browser) and refuses extension tokens as authedProcedure does.
+ * cookie, so a plain link downloads in the browser) and refuses extension tokens by authedProcedure's own check (sessionUser).
  * Described in the OpenAPI document by openapi.ts.
  */
 export function registerExportRoute(app: FastifyInstance<Server, IncomingMessage, ServerResponse, Logger>, deps: AppDeps): void {
@@ -33,16 +35,13 @@ export function registerExportRoute(app: FastifyInstance<Server, IncomingMessage
     // SubRip's type is no compressible one by mime-db's list; the text formats go out compressed alike.
     { compress: { encodings: ['br', 'gzip'], threshold: 1024, customTypes: /^application\/x-subrip\b/ } },
     async (request: FastifyRequest<{ Params: { id: string }; Querystring: Record<string, unknown> }>, reply) => {
-      const ctx = await createContext(deps, contextRequest(deps, request, reply));
-      if (!ctx.user) {
-        const refusal = ctx.authRefusal ?? { code: 'UNAUTHORIZED', message: 'Sign in required: missing or invalid token' };
-        const status = refusal.code === 'FORBIDDEN' ? 403 : 401;
-        return reply.status(status).send(errorBody(status, refusal.message));
-      }
-      if (ctx.user.via === 'extension') {
-        return reply
-          .status(403)
-          .send(errorBody(403, 'Extension tokens may only send transcripts and end meetings: this call needs a signed-in session'));
+      let user;
+      try {
+        user = sessionUser(await createContext(deps, contextRequest(deps, request, reply)));
+      } catch (error) {
+        if (!(error instanceof TRPCError)) throw error;
+        const status = getHTTPStatusCodeFromError(error);
+        return reply.status(status).send(errorBody(status, error.message));
       }
       const unknown = Object.keys(request.query).filter((key) => key !== 'format');
       if (unknown.length) return inputError(reply, unknown[0]!, 'unknown parameter: only format is read');
@@ -53,7 +52,6 @@ export function registerExportRoute(app: FastifyInstance<Server, IncomingMessage
       const id = meetingIdSchema.safeParse(request.params.id);
       if (!id.success) return inputError(reply, 'id', 'must be a meeting key of 1 to 100 characters');
 
-      const user = ctx.user;
       const pdf = format.data === 'pdf';
       if (pdf && (pdfsInProgress.get(user.id) ?? 0) >= MAX_PDFS_PER_USER) {
         return reply.status(429).send(errorBody(429, 'Two PDF exports of this account are already being written: try again when one finishes'));
