@@ -36,7 +36,7 @@ function optionalClientTime(time: Date | null): number | null {
  * an export 5,000+ lines), and each read is one round trip. Times come as epoch ms, null past year
  * 9999 (what servers before the input bounds stored; JavaScript cannot show it), as clientTime reads them.
  */
-const epochMs = (column: string) => `CASE WHEN ${column} < '10000-01-01' THEN (extract(epoch FROM ${column}) * 1000)::bigint END`;
+export const epochMs = (column: string) => `CASE WHEN ${column} < '10000-01-01' THEN (extract(epoch FROM ${column}) * 1000)::bigint END`;
 
 /** A meeting row as MEETING_JSON writes it. */
 interface MeetingJson {

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { TRPCError } from '@trpc/server';
 import {
   ENCRYPTED_SHARE_REFUSAL,
@@ -17,12 +17,11 @@ import { sanitizeSummaryHtml } from '../../ai/sanitize.js';
 import { publicOrigin } from '../../config.js';
 import type { AppDeps } from '../../deps.js';
 import { Prisma } from '../../generated/prisma/client.js';
-import { meetingNotFound } from '../meeting/service.js';
+import { sha256 } from '../auth/sessions.js';
+import { epochMs, meetingNotFound } from '../meeting/service.js';
 
 /** What the database keeps of a token: its SHA-256, so a leaked database opens no meeting. */
-function tokenHash(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
-}
+const tokenHash = sha256;
 
 /**
  * A new read-only link to the user's meeting: a fresh random token whose hash replaces the previous
@@ -76,9 +75,6 @@ interface SharedRow {
   lines: SharedLine[];
   summaries: SharedSummary[];
 }
-
-/** Epoch ms of a timestamp column; null past year 9999, which JavaScript cannot show (as meeting/service.ts). */
-const epochMs = (column: string) => `CASE WHEN ${column} < '10000-01-01' THEN (extract(epoch FROM ${column}) * 1000)::bigint END`;
 
 /** The shared view of meeting `m` as one JSON object: named columns only (lines carry a tsvector). */
 const SHARED_JSON = Prisma.raw(
