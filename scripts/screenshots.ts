@@ -123,7 +123,7 @@ async function main(): Promise<void> {
         },
       },
       { name: 'meeting', path: `/${openMeeting}`, signedIn: true, ready: (p) => p.getByRole('tablist').or(p.locator('[data-panel]#summary')).first().waitFor() },
-      { name: 'search', path: '/search?q=budget', signedIn: true, ready: (p) => visible(p, 'mark') },
+      { name: 'search', path: '/search?q=design', signedIn: true, ready: (p) => visible(p, 'mark') },
       { name: 'shared', path: sharedPath, signedIn: false, ready: (p) => visible(p, 'main h1') },
       { name: 'dashboard-only', path: '/dashboard', signedIn: true, ready: (p) => visible(p, 'canvas[aria-label="Talk time per speaker"]') },
       { name: 'tools', path: '/tools', signedIn: true, ready: (p) => visible(p, 'main h1') },
