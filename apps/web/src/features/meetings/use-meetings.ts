@@ -17,6 +17,9 @@ export function useMeetings(): MeetingsState {
   const list = trpc.meeting.grouped.useQuery(GROUPED_LIST_INPUT);
 
   trpc.meeting.onChanged.useSubscription(undefined, {
+    // Events sent before the stream was (re)connected never arrive: read the list again once it is.
+    // A fetch still running is kept (it began after the page asked, close enough to the stream's start).
+    onStarted: () => void utils.meeting.grouped.invalidate(GROUPED_LIST_INPUT, undefined, { cancelRefetch: false }),
     onData: () => {
       // The open transcript reads its title and finish time from this list; its lines come over meeting.onLines.
       void utils.meeting.grouped.invalidate();
