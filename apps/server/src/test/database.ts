@@ -64,6 +64,22 @@ async function ensureTemplate(admin: pg.Client, server: string): Promise<string>
 }
 
 /**
+ * CREATE DATABASE, retried while the template is still "being accessed by other users": right after a
+ * template is migrated, the backends its pool closed may not have exited yet.
+ */
+async function createDatabase(admin: pg.Client, name: string, template: string | null): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await admin.query(template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`);
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== '55006' || attempt >= 50) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
+/**
  * A new, empty, migrated database of its own for one test file. `fresh` skips the template and
  * applies the migrations to an empty database (the migration tests); `embedded` uses in-memory
  * PGlite even when a PostgreSQL server is reachable (what `npm start` runs on by default).
@@ -79,7 +95,7 @@ export async function createTestDatabase(options: { fresh?: boolean; embedded?: 
   await admin.connect();
   try {
     const template = options.fresh ? null : await ensureTemplate(admin, server);
-    await admin.query(template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`);
+    await createDatabase(admin, name, template);
   } finally {
     await admin.end();
   }
