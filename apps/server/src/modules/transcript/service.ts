@@ -8,6 +8,7 @@ import type {
   TranscriptLine,
 } from '@mbox/shared';
 import { encryptText, ensureDataKey, messageContext } from '../../crypto/encryption.js';
+import { PREPARED } from '../../db/prepared.js';
 import type { AppDeps } from '../../deps.js';
 import { Prisma, type Message } from '../../generated/prisma/client.js';
 import { announceLines } from '../message/service.js';
@@ -111,6 +112,7 @@ function incoming(lines: OutgoingLine[]) {
  */
 const keepSealed = (column: string) =>
   `"${column}" = CASE WHEN m.encrypted AND NOT excluded.encrypted THEN m."${column}" ELSE excluded."${column}" END`;
+const PREPARED_STATEMENT = Prisma.raw(PREPARED);
 const UPSERT_SET = Prisma.raw(
   ['revision', 'final', 'user', 'userAvatar', 'text', 'encrypted', 'spokenAt', 'lastUpdated'].map(keepSealed).join(', '),
 );
@@ -124,7 +126,7 @@ const UPSERT_SET = Prisma.raw(
  */
 async function writeBatch(deps: AppDeps, userId: string, info: IngestLinesInput['meeting'], names: string[], lines: OutgoingLine[]): Promise<Written> {
   const title = info.title?.trim() ?? '';
-  const result = await deps.db.$queryRaw<({ lockedMeetingId: string; lockedMeetingEncrypted: boolean } & (Message | { [K in keyof Message]: null }))[]>`
+  const result = await deps.db.$queryRaw<({ lockedMeetingId: string; lockedMeetingEncrypted: boolean } & (Message | { [K in keyof Message]: null }))[]>`${PREPARED_STATEMENT}
     WITH meeting AS (
       SELECT id, encrypted, title, users, "endedAt", "lastLineAt" FROM "Meeting"
       WHERE "userId" = ${userId} AND "sessionId" = ${info.sessionId}
@@ -138,9 +140,12 @@ async function writeBatch(deps: AppDeps, userId: string, info: IngestLinesInput[
            AS v(id text, caption_id text, revision int, final boolean, speaker text, avatar text, text text, encrypted boolean, spoken_ms bigint)
       WHERE (v.encrypted OR NOT meeting.encrypted)
         -- Lines stored at this revision or a newer one are left out before the insert: ON CONFLICT would
-        -- lock each such row (a write) only to find nothing to do, and re-sent batches are common.
-        AND NOT EXISTS (SELECT 1 FROM "Message" s
-                        WHERE s."meetingId" = meeting.id AND s."captionId" = v.caption_id AND s.revision >= v.revision)
+        -- lock each such row (a write) only to find nothing to do, and re-sent batches are common. A
+        -- scalar subquery, not NOT EXISTS: the planner turns NOT EXISTS into an anti join, and with the
+        -- recordset's unknown size it chose a hash anti join that read every line of every meeting.
+        -- This one is a lookup in the (meetingId, captionId) index per line.
+        AND NOT COALESCE((SELECT s.revision >= v.revision FROM "Message" s
+                          WHERE s."meetingId" = meeting.id AND s."captionId" = v.caption_id), false)
       ON CONFLICT ("meetingId", "captionId") DO UPDATE SET ${UPSERT_SET}
         WHERE m.revision < excluded.revision
       -- Named, not m.*: the row's search vector is no Message field (and no type the driver reads).
