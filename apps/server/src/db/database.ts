@@ -5,6 +5,7 @@ import type { PrismaClient } from '../generated/prisma/client.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { applyMigrations } from './migrate.js';
 import { createPGlite, PGliteAdapter } from './pglite.js';
+import { preparedName } from './prepared.js';
 
 export type Db = PrismaClient;
 
@@ -36,7 +37,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   // Each kind's driver is loaded only when it is used: a deployment runs on one of them.
   if (options.url) {
     const { PrismaPg } = await import('@prisma/adapter-pg');
-    adapter = new PrismaPg({ connectionString: options.url, max: 10 });
+    adapter = new PrismaPg({ connectionString: options.url, max: 10 }, { statementNameGenerator: preparedName });
   } else {
     if (!options.dataDir.startsWith('memory://')) {
       await mkdir(options.dataDir, { recursive: true });
