@@ -8,6 +8,7 @@
  * The server runs in a child process (this file with `--serve`): the real app on a fresh database on
  * the local PostgreSQL, one instance (events stay in the process). Subscribers and posts run here.
  *   npm run bench -- live                 MEETINGS=200,1000 SECONDS=10 by default
+ *   PROF=1 npm run bench -- live          also writes the server's CPU profile to /tmp/live-prof
  * Also printed, to tell where a post waits: how long the server held it (node:http diagnostics channels in
  * the server process), the CPU of the server, of its PostgreSQL backends and of this process, how many of
  * the server's database connections were busy, posts waiting for a socket of the agent, both processes'
@@ -255,7 +256,7 @@ const ms = (n: number) => `${n.toFixed(1)} ms`;
 
 async function main(): Promise<void> {
   const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['--serve'], {
-    execArgv: ['--import', 'tsx'],
+    execArgv: ['--import', 'tsx', ...(process.env.PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/live-prof'] : [])],
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   const served = await new Promise<Served>((resolve, reject) => {
