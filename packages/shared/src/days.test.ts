@@ -35,6 +35,14 @@ describe('day keys and labels from the cached formatter', () => {
       { numRuns: 2000 },
     );
   });
+  it('agree with Intl at every quarter hour of 2025 and 2026, in weeks with and without an offset change', () => {
+    for (const zone of zones) {
+      const oracle = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' });
+      for (let time = Date.UTC(2025, 0, 1); time < Date.UTC(2027, 0, 1); time += 900_000) {
+        if (dayKey(time, zone) !== oracle.format(time)) expect(`${zone} ${new Date(time).toISOString()}: ${dayKey(time, zone)}`).toBe(oracle.format(time));
+      }
+    }
+  });
   it('agree at the instants around local midnight', () => {
     // 2026-03-29 is the spring change in Berlin; local midnight is 23:00Z the day before.
     const midnight = Date.parse('2026-03-28T23:00:00Z');

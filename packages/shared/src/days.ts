@@ -49,13 +49,68 @@ function dayFormatter(timeZone: string): Intl.DateTimeFormat {
 /** en-US numeric dates read MM/DD/YYYY; the parts are the fallback should a runtime write them otherwise. */
 const US_DATE = /^(\d{2})\/(\d{2})\/(\d+)$/;
 
-/** The calendar day (yyyy-MM-dd) a moment falls on in the given zone. */
-export function dayKey(date: DateInput, timeZone: string): string {
+/** The calendar day a moment falls on in the zone, written by the zone's formatter. */
+function formattedDayKey(date: DateInput, timeZone: string): string {
   const formatter = dayFormatter(timeZone);
   const match = US_DATE.exec(formatter.format(date));
   if (match) return `${match[3]!.padStart(4, '0')}-${match[1]}-${match[2]}`;
   const part = (type: Intl.DateTimeFormatPartTypes) => formatter.formatToParts(date).find((p) => p.type === type)?.value ?? '';
   return `${part('year').padStart(4, '0')}-${part('month')}-${part('day')}`;
+}
+
+const offsetFormatters = new Map<string, Intl.DateTimeFormat>();
+
+/** The zone's offset from UTC at a moment, in milliseconds (its wall clock minus UTC). */
+function utcOffsetAt(time: number, zone: string): number {
+  let formatter = offsetFormatters.get(zone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    offsetFormatters.set(zone, formatter);
+  }
+  const wall: Record<string, number> = {};
+  for (const { type, value } of formatter.formatToParts(time)) wall[type] = Number(value);
+  const wallAsUtc = Date.UTC(wall.year!, wall.month! - 1, wall.day!, wall.hour!, wall.minute!, wall.second!);
+  return wallAsUtc - (time - (((time % 1000) + 1000) % 1000));
+}
+
+const WEEK_MS = 7 * 86_400_000;
+/** Per zone and UTC week: the zone's offset when it is the same at both ends of the week, else null. */
+const weekOffsets = new Map<string, number | null>();
+
+/**
+ * The calendar day (yyyy-MM-dd) a moment falls on in the given zone. A list asks for a day per meeting,
+ * and formatting is the cost, so the zone's offset is found once per UTC week (at both ends; zones
+ * change their offset months apart) and the day is read from the moment shifted by it. A week in which
+ * the offset changes is formatted moment by moment.
+ */
+export function dayKey(date: DateInput, timeZone: string): string {
+  const time = +date;
+  const zone = isValidTimeZone(timeZone) ? timeZone : DEFAULT_TIME_ZONE;
+  if (!Number.isFinite(time)) return formattedDayKey(time, zone);
+  const week = Math.floor(time / WEEK_MS);
+  const cacheKey = `${zone} ${week}`;
+  let offset = weekOffsets.get(cacheKey);
+  if (offset === undefined) {
+    const start = utcOffsetAt(week * WEEK_MS, zone);
+    offset = start === utcOffsetAt((week + 1) * WEEK_MS - 1, zone) ? start : null;
+    // Bounded: a server lists many users' zones over many years.
+    if (weekOffsets.size >= 10_000) weekOffsets.clear();
+    weekOffsets.set(cacheKey, offset);
+  }
+  if (offset === null) return formattedDayKey(time, zone);
+  const wall = new Date(time + offset);
+  const month = String(wall.getUTCMonth() + 1).padStart(2, '0');
+  const day = String(wall.getUTCDate()).padStart(2, '0');
+  return `${String(wall.getUTCFullYear()).padStart(4, '0')}-${month}-${day}`;
 }
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
