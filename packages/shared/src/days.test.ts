@@ -89,6 +89,28 @@ describe('groupByDay', () => {
     ]);
   });
 
+  it('puts every item in the group of its own day, across offset changes (property)', () => {
+    const zones = ['Europe/Berlin', 'America/St_Johns', 'Australia/Lord_Howe', 'Pacific/Chatham', 'Asia/Kathmandu'];
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: Date.UTC(2025, 0, 1), max: Date.UTC(2027, 0, 1) }), { maxLength: 200 }),
+        fc.constantFrom(...zones),
+        (times, zone) => {
+          const oracle = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' });
+          const groups = groupByDay(times, (t) => t, zone);
+          const days = groups.map((g) => g.day);
+          expect(new Set(days).size).toBe(days.length);
+          expect(groups.flatMap((g) => g.items)).toEqual([...times].sort((a, b) => b - a));
+          for (const group of groups) {
+            expect(group.label).toBe(dayKeyLabel(group.day));
+            for (const time of group.items) expect(oracle.format(time)).toBe(group.day);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it('returns no groups for no items', () => {
     expect(groupByDay([], () => 0, 'UTC')).toEqual([]);
   });

@@ -82,39 +82,56 @@ function utcOffsetAt(time: number, zone: string): number {
   return wallAsUtc - (time - (((time % 1000) + 1000) % 1000));
 }
 
-const WEEK_MS = 7 * 86_400_000;
-/** Per zone and UTC week: the zone's offset when it is the same at both ends of the week, else null. */
-const weekOffsets = new Map<string, number | null>();
+const DAY_MS = 86_400_000;
+const WEEK_MS = 7 * DAY_MS;
+/** Per zone, per UTC week: the zone's offset when it is the same at both ends of the week, else null. */
+const weekOffsets = new Map<string, Map<number, number | null>>();
 
 /**
- * The calendar day (yyyy-MM-dd) a moment falls on in the given zone. A list asks for a day per meeting,
- * and formatting is the cost, so the zone's offset is found once per UTC week (at both ends; zones
- * change their offset months apart) and the day is read from the moment shifted by it. A week in which
- * the offset changes is formatted moment by moment.
+ * The day a moment falls on in the zone, counted in days since 1970-01-01 there; null in a week in
+ * which the zone's offset changes. The offset is found once per UTC week (at both ends; zones change
+ * theirs months apart): a list asks for a day per meeting, and formatting is what costs.
  */
-export function dayKey(date: DateInput, timeZone: string): string {
-  const time = +date;
-  const zone = isValidTimeZone(timeZone) ? timeZone : DEFAULT_TIME_ZONE;
-  if (!Number.isFinite(time)) return formattedDayKey(time, zone);
+function localDayNumber(time: number, zone: string): number | null {
+  let offsets = weekOffsets.get(zone);
+  if (!offsets) {
+    offsets = new Map();
+    weekOffsets.set(zone, offsets);
+  }
   const week = Math.floor(time / WEEK_MS);
-  const cacheKey = `${zone} ${week}`;
-  let offset = weekOffsets.get(cacheKey);
+  let offset = offsets.get(week);
   if (offset === undefined) {
     const start = utcOffsetAt(week * WEEK_MS, zone);
     offset = start === utcOffsetAt((week + 1) * WEEK_MS - 1, zone) ? start : null;
-    // Bounded: a server lists many users' zones over many years.
-    if (weekOffsets.size >= 10_000) weekOffsets.clear();
-    weekOffsets.set(cacheKey, offset);
+    // Bounded: a server lists many users' meetings over many years.
+    if (offsets.size >= 5_000) offsets.clear();
+    offsets.set(week, offset);
   }
-  if (offset === null) return formattedDayKey(time, zone);
-  const wall = new Date(time + offset);
-  const month = String(wall.getUTCMonth() + 1).padStart(2, '0');
-  const day = String(wall.getUTCDate()).padStart(2, '0');
-  return `${String(wall.getUTCFullYear()).padStart(4, '0')}-${month}-${day}`;
+  return offset === null ? null : Math.floor((time + offset) / DAY_MS);
+}
+
+/** yyyy-MM-dd of a day number (days since 1970-01-01). */
+function dayNumberKey(day: number): string {
+  const date = new Date(day * DAY_MS);
+  const month = String(date.getUTCMonth() + 1).padStart(2, '0');
+  return `${String(date.getUTCFullYear()).padStart(4, '0')}-${month}-${String(date.getUTCDate()).padStart(2, '0')}`;
+}
+
+/** The calendar day (yyyy-MM-dd) a moment falls on in the given zone. */
+export function dayKey(date: DateInput, timeZone: string): string {
+  const time = +date;
+  const zone = isValidTimeZone(timeZone) ? timeZone : DEFAULT_TIME_ZONE;
+  const day = Number.isFinite(time) ? localDayNumber(time, zone) : null;
+  return day === null ? formattedDayKey(time, zone) : dayNumberKey(day);
 }
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/** The long English label of a day: 'Sunday, November 22, 2026'. */
+function dateLabel(date: Date): string {
+  return `${WEEKDAYS[date.getUTCDay()]}, ${MONTHS[date.getUTCMonth()]} ${date.getUTCDate()}, ${String(date.getUTCFullYear()).padStart(4, '0')}`;
+}
 
 /** The same label from a day key (as the grouped meeting list returns them), e.g. 'Sunday, November 22, 2026'. */
 export function dayKeyLabel(key: string): string {
@@ -122,7 +139,7 @@ export function dayKeyLabel(key: string): string {
   if (year === undefined || month === undefined || day === undefined) return key;
   const utcNoon = new Date(Date.UTC(year, month - 1, day, 12));
   if (Number.isNaN(utcNoon.getTime())) return key;
-  return `${WEEKDAYS[utcNoon.getUTCDay()]}, ${MONTHS[utcNoon.getUTCMonth()]} ${utcNoon.getUTCDate()}, ${String(utcNoon.getUTCFullYear()).padStart(4, '0')}`;
+  return dateLabel(utcNoon);
 }
 
 /** Long English date label of the day a moment falls on, e.g. 'Sunday, November 22, 2026'. */
@@ -139,18 +156,27 @@ export interface DayGroup<T> {
 
 /**
  * Groups items by the day they fall on in the zone; newest day first, newest item first within a day.
- * One cached formatter for the zone formats every item's day; each day's label is written once.
+ * Each day's key and label are written once: an item on the day number of the one before it joins
+ * that day's group.
  */
 export function groupByDay<T>(items: readonly T[], dateOf: (item: T) => DateInput, timeZone: string): DayGroup<T>[] {
+  const zone = isValidTimeZone(timeZone) ? timeZone : DEFAULT_TIME_ZONE;
   const sorted = items
     .map((item) => ({ item, time: +dateOf(item) }))
     .sort((a, b) => b.time - a.time);
   const groups: DayGroup<T>[] = [];
+  let lastDayNumber: number | null = null;
   for (const { item, time } of sorted) {
-    const day = dayKey(time, timeZone);
+    const dayNumber = Number.isFinite(time) ? localDayNumber(time, zone) : null;
     const last = groups.at(-1);
+    if (last && dayNumber !== null && dayNumber === lastDayNumber) {
+      last.items.push(item);
+      continue;
+    }
+    lastDayNumber = dayNumber;
+    const day = dayNumber === null ? formattedDayKey(time, zone) : dayNumberKey(dayNumber);
     if (last?.day === day) last.items.push(item);
-    else groups.push({ day, label: dayKeyLabel(day), items: [item] });
+    else groups.push({ day, label: dayNumber === null ? dayKeyLabel(day) : dateLabel(new Date(dayNumber * DAY_MS)), items: [item] });
   }
   return groups;
 }
