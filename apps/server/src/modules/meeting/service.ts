@@ -39,43 +39,29 @@ function optionalClientTime(time: Date | null): number | null {
  */
 export const epochMs = (column: string) => `CASE WHEN ${column} < '10000-01-01' THEN (extract(epoch FROM ${column}) * 1000)::bigint END`;
 
-/** A meeting as the reads use it. */
-interface MeetingJson {
-  id: string;
-  title: string;
-  meetCode: string;
-  startedAt: number | null;
-  createdAt: number;
-  finishedAt: number | null;
-  /** finishedAt is set (also when it is too far out to read). */
-  finished: boolean;
-  users: string[];
-  encrypted: boolean;
-  isAnalyzed: boolean;
-}
 /**
  * A meeting row as MEETING_JSON writes it: an array rather than an object, which PostgreSQL writes and
- * JSON.parse reads in about half the time (json_build_object spends most of a 1,000-meeting list on its keys).
+ * JSON.parse reads in about half the time (json_build_object spends most of a 1,000-meeting list on its
+ * keys). `finished`: finishedAt is set, also when it is too far out to read.
  */
-type MeetingRow = [string, string, string, number | null, number, number | null, boolean, string[], boolean, boolean];
+type MeetingRow = [
+  id: string,
+  title: string,
+  meetCode: string,
+  startedAt: number | null,
+  createdAt: number,
+  finishedAt: number | null,
+  finished: boolean,
+  users: string[],
+  encrypted: boolean,
+  isAnalyzed: boolean,
+];
 /** The reads are few texts called often: prepared once per connection (db/prepared.ts). */
 const PREPARED_STATEMENT = Prisma.raw(PREPARED);
 const MEETING_JSON = Prisma.raw(
   `json_build_array(m.id, m.title, m."meetCode", ${epochMs('m."startedAt"')}, (extract(epoch FROM m."createdAt") * 1000)::bigint, ` +
     `${epochMs('m."finishedAt"')}, m."finishedAt" IS NOT NULL, m.users, m.encrypted, m."isAnalyzed")`,
 );
-const readMeeting = ([id, title, meetCode, startedAt, createdAt, finishedAt, finished, users, encrypted, isAnalyzed]: MeetingRow): MeetingJson => ({
-  id,
-  title,
-  meetCode,
-  startedAt,
-  createdAt,
-  finishedAt,
-  finished,
-  users,
-  encrypted,
-  isAnalyzed,
-});
 
 /** A message as the reads use it; meetingId and encrypted are what openMessages decrypts by. */
 interface MessageJson {
@@ -118,17 +104,17 @@ function readMessages(json: string): MessageJson[] {
   }));
 }
 
-function toMeetingDto(meeting: MeetingJson): MeetingDto {
+function toMeetingDto([id, title, meetCode, startedAt, createdAt, finishedAt, , users, encrypted, isAnalyzed]: MeetingRow): MeetingDto {
   return {
-    key: meeting.id,
-    title: meeting.title.trim() || UNTITLED_MEETING,
-    meetCode: meeting.meetCode,
-    date: meeting.startedAt ?? meeting.createdAt,
-    createdAt: meeting.createdAt,
-    finishedAt: meeting.finishedAt,
-    users: [...new Set(meeting.users.map((u) => u.trim()).filter(Boolean))],
-    encrypted: meeting.encrypted,
-    isAnalyzed: meeting.isAnalyzed,
+    key: id,
+    title: title.trim() || UNTITLED_MEETING,
+    meetCode,
+    date: startedAt ?? createdAt,
+    createdAt,
+    finishedAt,
+    users: [...new Set(users.map((u) => u.trim()).filter(Boolean))],
+    encrypted,
+    isAnalyzed,
   };
 }
 
@@ -187,7 +173,7 @@ export async function listMeetings(
       SELECT * FROM "Meeting" WHERE "userId" = ${userId}
       ORDER BY "startedAt" DESC, id DESC LIMIT ${page.limit} OFFSET ${page.offset}
     ) m`;
-  return (JSON.parse(list?.meetings ?? '[]') as MeetingRow[]).map((row) => toMeetingDto(readMeeting(row)));
+  return (JSON.parse(list?.meetings ?? '[]') as MeetingRow[]).map(toMeetingDto);
 }
 
 /**
@@ -218,7 +204,7 @@ export async function getMeeting(deps: AppDeps, userId: string, meetingId: strin
     FROM "Meeting" m WHERE m.id = ${meetingId} AND m."userId" = ${userId}`;
   if (!found) throw meetingNotFound();
   const messages = await openMessages(deps, userId, readMessages(found.messages));
-  return { meet: toMeetingDto(readMeeting(JSON.parse(found.meeting) as MeetingRow)), messages: messages.map(messageJsonDto) };
+  return { meet: toMeetingDto(JSON.parse(found.meeting) as MeetingRow), messages: messages.map(messageJsonDto) };
 }
 
 /** Where a page starts, read from a cursor the schema has already checked. */
@@ -274,8 +260,9 @@ export async function getMeetingMessages(
       ${page} AS lines
     FROM "Meeting" m WHERE m.id = ${input.id} AND m."userId" = ${userId}`;
   if (!found) throw meetingNotFound();
-  const meeting = readMeeting(JSON.parse(found.meeting) as MeetingRow);
-  const forward = cursor ? cursor.after : meeting.finished;
+  const meeting = JSON.parse(found.meeting) as MeetingRow;
+  const [, , , , , , finished] = meeting;
+  const forward = cursor ? cursor.after : finished;
   const rows = readMessages(found.lines);
   const more = rows.length > input.limit;
   const lines = rows.slice(0, input.limit);
@@ -320,7 +307,7 @@ async function getMessagesAround(deps: AppDeps, userId: string, input: { id: str
   const last = lines.at(-1);
   const next = more && last ? `after.${last.spokenAt ?? last.lastUpdated}.${last.id}` : null;
   const messages = await openMessages(deps, userId, lines);
-  return { meet: toMeetingDto(readMeeting(JSON.parse(found.meeting) as MeetingRow)), messages: messages.map(messageJsonDto), next, total: found.total };
+  return { meet: toMeetingDto(JSON.parse(found.meeting) as MeetingRow), messages: messages.map(messageJsonDto), next, total: found.total };
 }
 
 /** The meeting's capture gaps in time order; kinds this server version does not know are left out. */
