@@ -1,7 +1,7 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import type { TestApp } from '../../apps/server/src/test/app.js';
-import { launchBrowser, openSignedIn, startWebApp, VIEWPORTS } from './support/browser.js';
+import { openSignedIn, VIEWPORTS, webAppAndBrowser } from './support/browser.js';
 
 const START = Date.now() - 10 * 60_000;
 const SESSION = 'ask-live';
@@ -43,22 +43,13 @@ async function askQuestion(page: Page, question: string): Promise<void> {
 const lastAnswer = (page: Page) => page.getByTestId('ask-turn').last().getByTestId('ask-answer');
 
 describe('ask the meeting while it runs', () => {
-  let app: TestApp;
-  let browser: Browser;
-  beforeAll(async () => {
-    app = await startWebApp();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-  });
+  const web = webAppAndBrowser();
 
   it('answers from the live transcript with citations, uses lines posted later, and opens a cited line', async () => {
     const email = 'asker@example.com';
-    const token = await app.signIn(email);
-    const meetingId = await post(app, token, 0, FIRST);
-    const { page, context } = await openSignedIn(browser, app, { email, path: `/${meetingId}` });
+    const token = await web.app.signIn(email);
+    const meetingId = await post(web.app, token, 0, FIRST);
+    const { page, context } = await openSignedIn(web.browser, web.app, { email, path: `/${meetingId}` });
     await page.getByTestId('transcript-message').first().waitFor();
 
     await page.getByRole('tab', { name: 'Ask' }).click();
@@ -78,7 +69,7 @@ describe('ask the meeting while it runs', () => {
     await askQuestion(page, 'Who owns the invoice export?');
     await expect.poll(() => lastAnswer(page).getAttribute('aria-busy')).toBe('false');
     expect(await lastAnswer(page).textContent()).toContain('Nothing in the transcript so far matches this question.');
-    await post(app, token, FIRST.length, [LATER]);
+    await post(web.app, token, FIRST.length, [LATER]);
     await expect.poll(() => page.getByTestId('transcript-message').count()).toBe(FIRST.length + 1);
     await askQuestion(page, 'Who owns the invoice export?');
     await expect.poll(() => lastAnswer(page).getAttribute('aria-busy')).toBe('false');
@@ -87,7 +78,7 @@ describe('ask the meeting while it runs', () => {
     expect(await page.getByTestId('ask-turn').count()).toBe(3);
 
     // The cited line opens in the transcript: its id is the `line` search parameter.
-    const dana = await app.deps.db.message.findFirstOrThrow({ where: { meetingId, text: LATER.text } });
+    const dana = await web.app.deps.db.message.findFirstOrThrow({ where: { meetingId, text: LATER.text } });
     await lastAnswer(page).getByTestId('ask-citation').first().click();
     await page.waitForURL((url) => url.pathname === `/${meetingId}` && url.searchParams.get('line') === dana.id);
     // …and the transcript, already open beside the chat, highlights that line.
@@ -101,8 +92,8 @@ describe('ask the meeting while it runs', () => {
 
   it('works on a phone in its own tab, and a citation switches to the transcript', async () => {
     const email = 'phone-asker@example.com';
-    const token = await app.signIn(email);
-    const { status, body } = await app.rest<{ meetingKey: string }>('POST', '/v1/transcript/lines', {
+    const token = await web.app.signIn(email);
+    const { status, body } = await web.app.rest<{ meetingKey: string }>('POST', '/v1/transcript/lines', {
       token,
       body: {
         meeting: { sessionId: 'phone', meetCode: 'abc-defg-hij', startedAt: START },
@@ -110,7 +101,7 @@ describe('ask the meeting while it runs', () => {
       },
     });
     expect(status).toBe(200);
-    const { page, context } = await openSignedIn(browser, app, { email, path: `/${body.meetingKey}`, viewport: VIEWPORTS.phone });
+    const { page, context } = await openSignedIn(web.browser, web.app, { email, path: `/${body.meetingKey}`, viewport: VIEWPORTS.phone });
     await page.getByRole('tab', { name: 'Ask' }).click();
     await page.getByRole('button', { name: 'Who promised to do what?' }).click();
     await expect.poll(() => lastAnswer(page).getAttribute('aria-busy')).toBe('false');

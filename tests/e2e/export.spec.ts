@@ -1,11 +1,11 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import SrtParser from 'srt-parser-2';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { EXPORT_FORMAT_LABELS, EXPORT_FORMATS, meetingExportSchema, type ExportFormat } from '@mbox/shared';
 import type { TestApp } from '../../apps/server/src/test/app.js';
-import { launchBrowser, openSignedIn, startWebApp, VIEWPORTS } from './support/browser.js';
+import { openSignedIn, VIEWPORTS, webAppAndBrowser } from './support/browser.js';
 
 /** Where the screenshots of the header and menu go (looked at by hand; not committed by this test). */
 const SHOTS = process.env.EXPORT_SHOTS_DIR ?? '/tmp/export-shots';
@@ -47,25 +47,18 @@ async function exportAs(page: Page, format: ExportFormat): Promise<{ name: strin
 }
 
 describe('meeting export in the browser', () => {
-  let app: TestApp;
-  let browser: Browser;
+  const web = webAppAndBrowser();
   let meetingId: string;
   let token: string;
 
   beforeAll(async () => {
-    app = await startWebApp();
-    browser = await launchBrowser();
-    token = await app.signIn('export@example.com');
-    meetingId = await seedMeeting(app, token);
+    token = await web.app.signIn('export@example.com');
+    meetingId = await seedMeeting(web.app, token);
     await mkdir(SHOTS, { recursive: true });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
   });
 
   it('downloads every format from the Export menu without leaving the page', async () => {
-    const { page, context } = await openSignedIn(browser, app, { email: 'export@example.com', path: `/${meetingId}` });
+    const { page, context } = await openSignedIn(web.browser, web.app, { email: 'export@example.com', path: `/${meetingId}` });
     await page.getByTestId('transcript-message').first().waitFor();
     const url = page.url();
     await exportButton(page).click();
@@ -100,7 +93,7 @@ describe('meeting export in the browser', () => {
   });
 
   it('is a keyboard menu, and fits the header on a phone as an icon button', async () => {
-    const { page, context } = await openSignedIn(browser, app, { email: 'export@example.com', path: `/${meetingId}`, viewport: VIEWPORTS.phone });
+    const { page, context } = await openSignedIn(web.browser, web.app, { email: 'export@example.com', path: `/${meetingId}`, viewport: VIEWPORTS.phone });
     await page.getByTestId('transcript-message').first().waitFor();
     const header = page.getByTestId('transcript-header');
     const box = (await header.boundingBox())!;

@@ -1,8 +1,7 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_LINES_PER_BATCH } from '@mbox/shared';
 import type { TestApp } from '../../apps/server/src/test/app.js';
-import { launchBrowser, openSignedIn, startWebApp, VIEWPORTS } from './support/browser.js';
+import { openSignedIn, VIEWPORTS, webAppAndBrowser } from './support/browser.js';
 
 const START = Date.UTC(2026, 10, 20, 15, 0);
 const EMAIL = 'search@example.com';
@@ -39,28 +38,21 @@ async function seedFinished(app: TestApp, token: string, sessionId: string, titl
 }
 
 describe('search (issue 15, item 1): header field → ranked results → the line in its transcript', () => {
-  let app: TestApp;
-  let browser: Browser;
+  const web = webAppAndBrowser();
   let long: { key: string; ids: string[] };
 
   beforeAll(async () => {
-    app = await startWebApp();
-    browser = await launchBrowser();
-    const token = await app.signIn(EMAIL);
+    const token = await web.app.signIn(EMAIL);
     // Recaps off: ending the meetings must not summarise them meanwhile.
-    await app.rest('PUT', '/v1/user-settings', { token, body: { sendSummary: false } });
+    await web.app.rest('PUT', '/v1/user-settings', { token, body: { sendSummary: false } });
     const texts = Array.from({ length: LONG }, (_, i) => `Line ${i}: we went through the plan and the open questions.`);
     texts[FAR] = 'The zeppelin budget was approved by the board.';
-    long = await seedFinished(app, token, 'long', 'Board meeting', texts);
-    await seedFinished(app, token, 'short', 'Zeppelin retro', ['Short meeting about nothing much.', 'A zeppelin was mentioned once.']);
+    long = await seedFinished(web.app, token, 'long', 'Board meeting', texts);
+    await seedFinished(web.app, token, 'short', 'Zeppelin retro', ['Short meeting about nothing much.', 'A zeppelin was mentioned once.']);
   }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-  });
 
   it('searches from the header, shows ranked results grouped by meeting, and opens a line far down highlighted', async () => {
-    const { page, context } = await openSignedIn(browser, app, { email: EMAIL });
+    const { page, context } = await openSignedIn(web.browser, web.app, { email: EMAIL });
     await page.getByRole('searchbox', { name: 'Search meetings' }).fill('zeppelin budget');
     await page.getByRole('searchbox', { name: 'Search meetings' }).press('Enter');
     await page.waitForURL(/\/search\?q=zeppelin\+budget$/);
@@ -78,7 +70,7 @@ describe('search (issue 15, item 1): header field → ranked results → the lin
     ]);
 
     await first.click();
-    await page.waitForURL(`${app.url}/${long.key}?line=${long.ids[FAR]}`);
+    await page.waitForURL(`${web.app.url}/${long.key}?line=${long.ids[FAR]}`);
     const target = page.locator('[data-highlighted="true"]');
     await target.waitFor({ timeout: 15_000 });
     expect(await target.getByTestId('message-text').textContent()).toBe('The zeppelin budget was approved by the board.');
@@ -107,7 +99,7 @@ describe('search (issue 15, item 1): header field → ranked results → the lin
   }, 90_000);
 
   it('shows the empty state, and on a phone the header icon opens the search page', async () => {
-    const { page, context } = await openSignedIn(browser, app, { email: EMAIL, viewport: VIEWPORTS.phone });
+    const { page, context } = await openSignedIn(web.browser, web.app, { email: EMAIL, viewport: VIEWPORTS.phone });
     await page.getByRole('link', { name: 'Search meetings' }).click();
     await page.waitForURL(/\/search$/);
     const field = page.getByRole('searchbox', { name: 'Search words' });

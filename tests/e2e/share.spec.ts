@@ -1,10 +1,9 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../../apps/server/src/test/app.js';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { makePremium, seedMeeting } from '../../apps/server/src/test/fixtures.js';
-import { launchBrowser, openSignedIn, startWebApp, VIEWPORTS } from './support/browser.js';
+import { openSignedIn, VIEWPORTS, webAppAndBrowser } from './support/browser.js';
 
 /** Where the screenshots go (looked at by hand; not committed by this test). */
 const SHOTS = process.env.SHARE_SHOTS_DIR ?? '/tmp/share-shots';
@@ -28,23 +27,20 @@ const shareDialog = (page: Page) => page.getByRole('dialog', { name: 'Share meet
 const settle = (page: Page) => page.waitForTimeout(400);
 
 describe('share links', () => {
-  let app: TestApp;
-  let browser: Browser;
+  const web = webAppAndBrowser();
   let token = '';
   let meetingKey = '';
 
   beforeAll(async () => {
     await mkdir(SHOTS, { recursive: true });
-    app = await startWebApp();
-    browser = await launchBrowser();
-    token = await app.signIn(EMAIL);
+    token = await web.app.signIn(EMAIL);
     // Recaps off: ending the meeting must not summarise it in the background.
-    await app.rest('PUT', '/v1/user-settings', { token, body: { sendSummary: false } });
-    const seeded = await seedMeeting(app, token, 'e2e-share', TALK, startedAt);
+    await web.app.rest('PUT', '/v1/user-settings', { token, body: { sendSummary: false } });
+    const seeded = await seedMeeting(web.app, token, 'e2e-share', TALK, startedAt);
     meetingKey = seeded.meetingKey;
-    await app.rest('POST', '/v1/transcript/end', { token, body: { sessionId: 'e2e-share', finishedAt: startedAt + 25 * 60_000 } });
-    await app.deps.db.meeting.update({ where: { id: meetingKey }, data: { title: 'Billing launch sync' } });
-    await app.deps.db.summary.create({
+    await web.app.rest('POST', '/v1/transcript/end', { token, body: { sessionId: 'e2e-share', finishedAt: startedAt + 25 * 60_000 } });
+    await web.app.deps.db.meeting.update({ where: { id: meetingKey }, data: { title: 'Billing launch sync' } });
+    await web.app.deps.db.summary.create({
       data: {
         meetingId: meetingKey,
         promptKey: 'summary',
@@ -53,17 +49,12 @@ describe('share links', () => {
       },
     });
     // The owner's own notes: a shared link shows none of them.
-    await app.deps.db.message.update({ where: { id: seeded.messages[1]!.key }, data: { comment: 'Ask Ben about the QA budget', marks: ['important', 'commented'] } });
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
+    await web.app.deps.db.message.update({ where: { id: seeded.messages[1]!.key }, data: { comment: 'Ask Ben about the QA budget', marks: ['important', 'commented'] } });
   });
 
   it('the owner shares from the meeting screen; a fresh browser sees it read-only; after Stop sharing the link is a 404', async () => {
-    const owner = await openSignedIn(browser, app, { email: EMAIL, path: `/${meetingKey}` });
-    await owner.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.url });
+    const owner = await openSignedIn(web.browser, web.app, { email: EMAIL, path: `/${meetingKey}` });
+    await owner.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: web.app.url });
     const { page } = owner;
     await page.getByTestId('transcript-header').getByRole('button', { name: 'Share' }).click();
     const dialog = shareDialog(page);
@@ -86,7 +77,7 @@ describe('share links', () => {
     expect(await dialog.getByTestId('share-url').inputValue()).toBe(firstUrl);
 
     // Anyone: a fresh context, no cookies. Every call it makes is the one read.
-    const visitor = await browser.newContext({ viewport: VIEWPORTS.desktop });
+    const visitor = await web.browser.newContext({ viewport: VIEWPORTS.desktop });
     const anon = await visitor.newPage();
     const calls: string[] = [];
     const cspViolations: string[] = [];
@@ -97,7 +88,7 @@ describe('share links', () => {
       const url = new URL(request.url());
       if (/^\/(trpc|v1)\//.test(url.pathname)) calls.push(`${request.method()} ${url.pathname}`);
     });
-    await anon.goto(`${app.url}${pathOf(firstUrl)}`);
+    await anon.goto(`${web.app.url}${pathOf(firstUrl)}`);
     await anon.getByRole('heading', { name: 'Billing launch sync', level: 1 }).waitFor();
     const lines = anon.getByTestId('shared-line');
     expect(await lines.count()).toBe(TALK.length);
@@ -116,7 +107,7 @@ describe('share links', () => {
     expect(calls.filter((call) => !call.includes('share.view') && !call.includes('auth.'))).toEqual([]);
     // The page and its summary HTML live within the app's CSP; the document is noindex and sends no Referer.
     expect(cspViolations).toEqual([]);
-    const shell = await visitor.request.get(`${app.url}${pathOf(firstUrl)}`);
+    const shell = await visitor.request.get(`${web.app.url}${pathOf(firstUrl)}`);
     expect(shell.headers()['referrer-policy']).toBe('no-referrer');
     expect(shell.headers()['x-robots-tag']).toBe('noindex, nofollow');
     expect(shell.headers()['content-security-policy']).toContain("script-src 'self'");
@@ -129,9 +120,9 @@ describe('share links', () => {
     await page.getByRole('dialog', { name: 'Create a new link?' }).getByRole('button', { name: 'Create new link' }).click();
     await expect.poll(() => urlField.inputValue()).not.toBe(firstUrl);
     const secondUrl = await urlField.inputValue();
-    await anon.goto(`${app.url}${pathOf(firstUrl)}`);
+    await anon.goto(`${web.app.url}${pathOf(firstUrl)}`);
     await anon.getByRole('heading', { name: 'Page not found' }).waitFor();
-    await anon.goto(`${app.url}${pathOf(secondUrl)}`);
+    await anon.goto(`${web.app.url}${pathOf(secondUrl)}`);
     await anon.getByRole('heading', { name: 'Billing launch sync', level: 1 }).waitFor();
 
     // Stop sharing, confirmed: the link is the product's 404 page.
@@ -156,8 +147,8 @@ describe('share links', () => {
   });
 
   it('a signed-in reader sees the same read-only page', async () => {
-    const created = await app.rest<{ url: string }>('POST', `/v1/meeting/${meetingKey}/share`, { token });
-    const reader = await openSignedIn(browser, app, { email: 'reader@example.com', path: pathOf(created.body.url), viewport: VIEWPORTS.phone });
+    const created = await web.app.rest<{ url: string }>('POST', `/v1/meeting/${meetingKey}/share`, { token });
+    const reader = await openSignedIn(web.browser, web.app, { email: 'reader@example.com', path: pathOf(created.body.url), viewport: VIEWPORTS.phone });
     await reader.page.getByRole('heading', { name: 'Billing launch sync', level: 1 }).waitFor();
     expect(await reader.page.getByTestId('shared-line').count()).toBe(TALK.length);
     await reader.page.screenshot({ path: path.join(SHOTS, 'shared-page-signed-in-390.png') });
@@ -165,8 +156,8 @@ describe('share links', () => {
   });
 
   it('a shared meeting of 5,000 lines opens quickly in a fresh browser', async () => {
-    const { meetingKey: big } = await seedMeeting(app, token, 'e2e-share-big', TALK.slice(0, 1), startedAt);
-    await app.deps.db.message.createMany({
+    const { meetingKey: big } = await seedMeeting(web.app, token, 'e2e-share-big', TALK.slice(0, 1), startedAt);
+    await web.app.deps.db.message.createMany({
       data: Array.from({ length: 4999 }, (_, i) => ({
         meetingId: big,
         captionId: `big${i}`,
@@ -177,11 +168,11 @@ describe('share links', () => {
         spokenAt: new Date(startedAt + (i + 1) * 1000),
       })),
     });
-    const created = await app.rest<{ url: string }>('POST', `/v1/meeting/${big}/share`, { token });
-    const visitor = await browser.newContext({ viewport: VIEWPORTS.desktop });
+    const created = await web.app.rest<{ url: string }>('POST', `/v1/meeting/${big}/share`, { token });
+    const visitor = await web.browser.newContext({ viewport: VIEWPORTS.desktop });
     const anon = await visitor.newPage();
     const started = Date.now();
-    await anon.goto(`${app.url}${pathOf(created.body.url)}`);
+    await anon.goto(`${web.app.url}${pathOf(created.body.url)}`);
     await anon.getByText('(5000)').waitFor({ state: 'attached' });
     const elapsed = Date.now() - started;
     expect(await anon.getByTestId('shared-line').count()).toBe(5000);
@@ -193,10 +184,10 @@ describe('share links', () => {
   });
 
   it('an encrypted meeting says why it cannot be shared', async () => {
-    await makePremium(app, EMAIL);
-    const { meetingKey: sealed } = await seedMeeting(app, token, 'e2e-share-sealed', TALK, startedAt);
-    expect((await app.rest('PUT', `/v1/p/meeting/encrypt/${sealed}`, { token })).status).toBe(200);
-    const { context, page } = await openSignedIn(browser, app, { email: EMAIL, path: `/${sealed}` });
+    await makePremium(web.app, EMAIL);
+    const { meetingKey: sealed } = await seedMeeting(web.app, token, 'e2e-share-sealed', TALK, startedAt);
+    expect((await web.app.rest('PUT', `/v1/p/meeting/encrypt/${sealed}`, { token })).status).toBe(200);
+    const { context, page } = await openSignedIn(web.browser, web.app, { email: EMAIL, path: `/${sealed}` });
     await page.getByTestId('transcript-header').getByRole('button', { name: 'Share' }).click();
     const notice = shareDialog(page).getByTestId('share-encrypted');
     await notice.waitFor();
