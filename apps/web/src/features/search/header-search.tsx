@@ -1,28 +1,18 @@
-import { useState, type FormEvent } from 'react';
-import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { Link, useLocation, useSearchParams } from 'react-router';
 import { SEARCH_QUERY_MAX } from '@mbox/shared/search';
 import { SearchIcon } from './search-icon';
-import { searchPath } from './search-link';
+import { useSearchDraft } from './use-search-draft';
 
 /**
  * The header's search: a field on wide screens; on phones an icon that opens the search page, whose
  * own field takes the words (a header has no room for one at 390 px).
  */
 export function HeaderSearch() {
-  const navigate = useNavigate();
   const location = useLocation();
   const [params] = useSearchParams();
   const onSearchPage = location.pathname === '/search';
-  const [draft, setDraft] = useState<string | null>(null);
   // The field shows the page's query while on the search page, what the reader types elsewhere.
-  const value = draft ?? (onSearchPage ? (params.get('q') ?? '') : '');
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!value.trim()) return;
-    setDraft(null);
-    navigate(searchPath(value));
-  };
+  const { value, setDraft, submit } = useSearchDraft(onSearchPage ? (params.get('q') ?? '') : '');
 
   return (
     <>

@@ -1,10 +1,10 @@
-import { useState, type FormEvent } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { SEARCH_QUERY_MAX, type SearchContextLine, type SearchResult, type Snippet } from '@mbox/shared/search';
 import { trpc } from '../../lib/trpc';
 import { SearchIcon } from './search-icon';
-import { resultPath, searchPath } from './search-link';
+import { resultPath } from './search-link';
 import { groupByMeeting, KIND_LABEL } from './search-results';
+import { useSearchDraft } from './use-search-draft';
 
 export const ENCRYPTED_NOTE = 'Encrypted meetings are not searched.';
 
@@ -106,17 +106,8 @@ function Results({ q }: { q: string }) {
 /** /search?q=: the user's meetings searched, results grouped by meeting, best first. */
 export function SearchPage() {
   const [params] = useSearchParams();
-  const navigate = useNavigate();
   const q = (params.get('q') ?? '').trim().slice(0, SEARCH_QUERY_MAX);
-  const [draft, setDraft] = useState<string | null>(null);
-  const value = draft ?? q;
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!value.trim()) return;
-    setDraft(null);
-    navigate(searchPath(value));
-  };
+  const { value, setDraft, submit } = useSearchDraft(q);
 
   return (
     <div className="mx-auto w-full max-w-3xl p-4 sm:p-6">
