@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { Meeting } from '@mbox/shared/meeting';
 import { ConfirmDialog } from '../ui/confirm-dialog';
+import { ModalBackdrop } from '../ui/modal-backdrop';
 import { trpc } from '../../lib/trpc';
 
 export const SHARE_EXPLANATION = "Anyone with the link can view this meeting's transcript and summaries.";
@@ -65,11 +66,7 @@ export function ShareButton({ meet }: { meet: Meeting }) {
               </button>
             </div>
           </div>
-          <form method="dialog" className="modal-backdrop">
-            <button type="submit" aria-label="Close">
-              close
-            </button>
-          </form>
+          <ModalBackdrop />
         </dialog>
       )}
     </>

@@ -7,6 +7,7 @@ import {
   type SummarySettingsInput,
 } from '@mbox/shared/prompts/index';
 import { INITIAL_SETTINGS_FORM, settleLengths, toSummarySettings, type SettingsForm, type SettingsResult } from './settings-form';
+import { ModalBackdrop } from '../ui/modal-backdrop';
 
 type FieldErrors = Extract<SettingsResult, { ok: false }>['errors'];
 
@@ -132,11 +133,7 @@ export function SummarySettingsDialog({
           </button>
         </div>
       </form>
-      <form method="dialog" className="modal-backdrop">
-        <button type="submit" aria-label="Close">
-          close
-        </button>
-      </form>
+      <ModalBackdrop />
     </dialog>
   );
 }

@@ -1,4 +1,5 @@
 import { useId, type ReactNode, type RefObject } from 'react';
+import { ModalBackdrop } from './modal-backdrop';
 
 /**
  * A modal that asks before a destructive action: the title, why it matters, a way back and the action.
@@ -43,11 +44,7 @@ export function ConfirmDialog({
           </button>
         </div>
       </div>
-      <form method="dialog" className="modal-backdrop">
-        <button type="submit" aria-label="Close">
-          close
-        </button>
-      </form>
+      <ModalBackdrop />
     </dialog>
   );
 }
