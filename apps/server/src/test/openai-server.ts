@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Config } from '../config.js';
 
 /** The parts of a chat-completion request the tests look at. */
 export interface ChatCompletionBody {
@@ -51,6 +52,18 @@ export interface OpenAiTestServer {
   setResponder(responder: Responder): void;
   reset(): void;
   close(): Promise<void>;
+}
+
+/** A server's settings for this test LLM: a basic and an advanced model, no retries, the given timeout. */
+export function testLlmConfig(llm: OpenAiTestServer, timeoutMs: number): Partial<Config> {
+  return {
+    OPENAI_API_KEY: 'test-key',
+    OPENAI_BASE_URL: llm.url,
+    OPENAI_MODEL_BASIC: 'model-basic',
+    OPENAI_MODEL_ADVANCED: 'model-advanced',
+    LLM_MAX_RETRIES: 0,
+    LLM_TIMEOUT_MS: timeoutMs,
+  };
 }
 
 const defaultResponder: Responder = (body, index) => `Answer ${index + 1} from ${body.model}.`;

@@ -3,7 +3,7 @@ import { DAILY_LIMIT_REACHED, type AskCitation, type AskInput, type AskStreamEve
 import { countTokens } from '../../ai/index.js';
 import { startTestApp, type TestApp } from '../../test/app.js';
 import { makePremium, seedMeeting, type SeedLine } from '../../test/fixtures.js';
-import { startOpenAiTestServer, type OpenAiTestServer } from '../../test/openai-server.js';
+import { startOpenAiTestServer, testLlmConfig, type OpenAiTestServer } from '../../test/openai-server.js';
 import { AI_UNAVAILABLE } from '../summary/ai-errors.js';
 import { ASK_CONTEXT_TOKENS, NOTHING_MATCHES } from './service.js';
 
@@ -203,14 +203,7 @@ describe('ask the meeting through an OpenAI-compatible LLM', () => {
   let messages: Message[];
   beforeAll(async () => {
     llm = await startOpenAiTestServer();
-    app = await startTestApp({
-      OPENAI_API_KEY: 'test-key',
-      OPENAI_BASE_URL: llm.url,
-      OPENAI_MODEL_BASIC: 'model-basic',
-      OPENAI_MODEL_ADVANCED: 'model-advanced',
-      LLM_MAX_RETRIES: 0,
-      LLM_TIMEOUT_MS: 2000,
-    });
+    app = await startTestApp(testLlmConfig(llm, 2000));
     token = await app.signIn('llm@example.com');
     ({ meetingKey: meetingId, messages } = await seedMeeting(app, token, 'standup', standup));
   });

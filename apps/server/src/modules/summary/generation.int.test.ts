@@ -15,7 +15,7 @@ import { repoRoot } from '../../db/paths.js';
 import { readQmsumFile } from '../../ai/eval/qmsum.js';
 import { startTestApp, type TestApp } from '../../test/app.js';
 import { makePremium, seedMeeting, type SeedLine } from '../../test/fixtures.js';
-import { startOpenAiTestServer, type OpenAiTestServer } from '../../test/openai-server.js';
+import { startOpenAiTestServer, testLlmConfig, type OpenAiTestServer } from '../../test/openai-server.js';
 import { AI_BUSY, AI_TIMEOUT, AI_UNAVAILABLE } from './ai-errors.js';
 import { CUSTOM_PROMPT_PREMIUM } from './generation.js';
 
@@ -301,14 +301,7 @@ describe('AI generation calls through an OpenAI-compatible LLM', () => {
   let premiumMeeting: string;
   beforeAll(async () => {
     llm = await startOpenAiTestServer();
-    app = await startTestApp({
-      OPENAI_API_KEY: 'test-key',
-      OPENAI_BASE_URL: llm.url,
-      OPENAI_MODEL_BASIC: 'model-basic',
-      OPENAI_MODEL_ADVANCED: 'model-advanced',
-      LLM_MAX_RETRIES: 0,
-      LLM_TIMEOUT_MS: 1000,
-    });
+    app = await startTestApp(testLlmConfig(llm, 1000));
     basic = await app.signIn('basic@example.com');
     premium = await app.signIn('premium@example.com');
     await makePremium(app, 'premium@example.com');
