@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import type {
-  CaptureEvent,
-  IngestEventsInput,
-  IngestEventsOutput,
-  IngestLinesInput,
-  IngestLinesOutput,
-  TranscriptLine,
+import {
+  uniqueParticipants,
+  type CaptureEvent,
+  type IngestEventsInput,
+  type IngestEventsOutput,
+  type IngestLinesInput,
+  type IngestLinesOutput,
+  type TranscriptLine,
 } from '@mbox/shared';
 import { encryptText, ensureDataKey, messageContext } from '../../crypto/encryption.js';
 import { PREPARED } from '../../db/prepared.js';
@@ -42,7 +43,7 @@ function newIds(count: number): string[] {
 
 /** The trimmed, non-empty names of a batch (participants, then speakers), each once, in order. */
 function batchNames(info: IngestLinesInput['meeting'], speakers: string[]): string[] {
-  return [...new Set([...(info.participants ?? []), ...speakers].map((name) => name.trim()).filter(Boolean))];
+  return uniqueParticipants([...(info.participants ?? []), ...speakers]);
 }
 
 /**
