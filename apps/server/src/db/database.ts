@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import type { PGlite } from '@electric-sql/pglite';
-import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import type { Pool } from 'pg';
+import type { SqlMigrationAwareDriverAdapterFactory, SqlQueryable } from '@prisma/driver-adapter-utils';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { applyMigrations } from './migrate.js';
@@ -15,6 +16,8 @@ export interface Database {
   /** The embedded database, when PGlite is used (pg-boss runs on it in-process). */
   pglite?: PGlite;
   adapter: SqlMigrationAwareDriverAdapterFactory;
+  /** The driver Prisma sends through, for hot statements (hot-rows.ts): the same pool or PGlite. */
+  hot: SqlQueryable;
   appliedMigrations: string[];
   close(): Promise<void>;
 }
@@ -30,14 +33,20 @@ export interface DatabaseOptions {
 /** Opens the database named by the config and brings its schema up to date. */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   let adapter: SqlMigrationAwareDriverAdapterFactory;
+  let pool: Pool | undefined;
   let pglite: PGlite | undefined;
   let unlock: (() => Promise<void>) | undefined;
   // Prisma's client loads while the database opens rather than before.
   const prismaClient = import('../generated/prisma/client.js');
   // Each kind's driver is loaded only when it is used: a deployment runs on one of them.
   if (options.url) {
-    const { PrismaPg } = await import('@prisma/adapter-pg');
-    adapter = new PrismaPg({ connectionString: options.url, max: 10 }, { statementNameGenerator: preparedName });
+    const [{ PrismaPg }, { default: pg }] = await Promise.all([import('@prisma/adapter-pg'), import('pg')]);
+    // Made here rather than by the adapter, so that hot statements share Prisma's connections.
+    pool = new pg.Pool({ connectionString: options.url, max: 10 });
+    // A connection the server ends (a restart, a dropped database) is left out by the pool and replaced on
+    // next use; its error must have a listener, also after Prisma disconnects, or it ends the process.
+    pool.on('error', () => {});
+    adapter = new PrismaPg(pool, { statementNameGenerator: preparedName });
   } else {
     if (!options.dataDir.startsWith('memory://')) {
       await mkdir(options.dataDir, { recursive: true });
@@ -56,19 +65,25 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const appliedMigrations = options.migrate === false ? [] : await applyMigrations(adapter);
     const { PrismaClient } = await prismaClient;
     const prisma = new PrismaClient({ adapter });
+    // On PostgreSQL a second adapter over the same pool; on PGlite over the same database.
+    const hot = await adapter.connect();
     return {
       prisma,
       kind: pglite ? 'pglite' : 'postgres',
       pglite,
       adapter,
+      hot,
       appliedMigrations,
       async close() {
         await prisma.$disconnect();
+        await hot.dispose();
+        await pool?.end();
         await pglite?.close();
         await unlock?.();
       },
     };
   } catch (error) {
+    await pool?.end();
     await pglite?.close();
     await unlock?.();
     throw error;

@@ -15,7 +15,7 @@ import {
   MESSAGE_CURSOR_PATTERN,
 } from '@mbox/shared';
 import { DecryptionError, UNREADABLE_TEXT, decryptText, loadDataKey, messageContext, openMessages } from '../../crypto/encryption.js';
-import { PREPARED } from '../../db/prepared.js';
+import { hotRows } from '../../db/hot-rows.js';
 import type { AppDeps } from '../../deps.js';
 import { Prisma, type Meeting, type Message } from '../../generated/prisma/client.js';
 
@@ -57,8 +57,6 @@ type MeetingRow = [
   encrypted: boolean,
   isAnalyzed: boolean,
 ];
-/** The reads are few texts called often: prepared once per connection (db/prepared.ts). */
-const PREPARED_STATEMENT = Prisma.raw(PREPARED);
 const MEETING_JSON = Prisma.raw(
   `json_build_array(m.id, m.title, m."meetCode", ${epochMs('m."startedAt"')}, (extract(epoch FROM m."createdAt") * 1000)::bigint, ` +
     `${epochMs('m."finishedAt"')}, m."finishedAt" IS NOT NULL, m.users, m.encrypted, m."isAnalyzed")`,
@@ -168,12 +166,15 @@ export async function listMeetings(
   userId: string,
   page: { limit: number; offset: number },
 ): Promise<MeetingDto[]> {
-  const [list] = await deps.db.$queryRaw<{ meetings: string }[]>`${PREPARED_STATEMENT}
+  const [list] = await hotRows<{ meetings: string }>(
+    deps.database.hot,
+    Prisma.sql`
     SELECT coalesce(json_agg(${MEETING_JSON} ORDER BY m."startedAt" DESC, m.id DESC), '[]')::text AS meetings
     FROM (
       SELECT * FROM "Meeting" WHERE "userId" = ${userId}
       ORDER BY "startedAt" DESC, id DESC LIMIT ${page.limit} OFFSET ${page.offset}
-    ) m`;
+    ) m`,
+  );
   return (JSON.parse(list?.meetings ?? '[]') as MeetingRow[]).map(toMeetingDto);
 }
 
@@ -198,11 +199,14 @@ const messageOrder = [{ spokenAt: 'asc' as const }, { id: 'asc' as const }];
  * all at once, in one query. The web app reads pages (getMeetingMessages) instead.
  */
 export async function getMeeting(deps: AppDeps, userId: string, meetingId: string): Promise<MeetingDetail> {
-  const [found] = await deps.db.$queryRaw<{ meeting: string; messages: string }[]>`${PREPARED_STATEMENT}
+  const [found] = await hotRows<{ meeting: string; messages: string }>(
+    deps.database.hot,
+    Prisma.sql`
     SELECT ${MEETING_JSON}::text AS meeting,
       (SELECT coalesce(json_agg(${MESSAGE_JSON} ORDER BY c."spokenAt", c.id), '[]')::text
        FROM "Message" c WHERE c."meetingId" = m.id) AS messages
-    FROM "Meeting" m WHERE m.id = ${meetingId} AND m."userId" = ${userId}`;
+    FROM "Meeting" m WHERE m.id = ${meetingId} AND m."userId" = ${userId}`,
+  );
   if (!found) throw meetingNotFound();
   const messages = await openMessages(deps, userId, readMessages(found.messages));
   return { meet: toMeetingDto(JSON.parse(found.meeting) as MeetingRow), messages: messages.map(messageJsonDto) };
@@ -255,11 +259,14 @@ export async function getMeetingMessages(
   // One extra row tells whether another page follows.
   const read = (forward: boolean) => pageQuery(forward, cursor, input.limit + 1);
   const page = cursor ? read(cursor.after) : Prisma.sql`CASE WHEN m."finishedAt" IS NOT NULL THEN ${read(true)} ELSE ${read(false)} END`;
-  const [found] = await deps.db.$queryRaw<{ meeting: string; total: number; lines: string }[]>`${PREPARED_STATEMENT}
+  const [found] = await hotRows<{ meeting: string; total: number; lines: string }>(
+    deps.database.hot,
+    Prisma.sql`
     SELECT ${MEETING_JSON}::text AS meeting,
       (SELECT count(*) FROM "Message" c WHERE c."meetingId" = m.id)::int AS total,
       ${page} AS lines
-    FROM "Meeting" m WHERE m.id = ${input.id} AND m."userId" = ${userId}`;
+    FROM "Meeting" m WHERE m.id = ${input.id} AND m."userId" = ${userId}`,
+  );
   if (!found) throw meetingNotFound();
   const meeting = JSON.parse(found.meeting) as MeetingRow;
   const [, , , , , , finished] = meeting;
@@ -290,7 +297,9 @@ async function getMessagesAround(deps: AppDeps, userId: string, input: { id: str
   }
   const before = Math.floor(input.limit / 2);
   // The anchor itself opens the forward read: a cursor just before it in (spokenAt, id) order.
-  const [found] = await deps.db.$queryRaw<{ meeting: string; total: number; before: string; after: string }[]>`${PREPARED_STATEMENT}
+  const [found] = await hotRows<{ meeting: string; total: number; before: string; after: string }>(
+    deps.database.hot,
+    Prisma.sql`
     SELECT ${MEETING_JSON}::text AS meeting,
       (SELECT count(*) FROM "Message" c WHERE c."meetingId" = m.id)::int AS total,
       ${pageQuery(false, anchor, before)} AS before,
@@ -299,7 +308,8 @@ async function getMessagesAround(deps: AppDeps, userId: string, input: { id: str
         WHERE c."meetingId" = m.id AND c."spokenAt" >= ${anchor.spokenAt} AND (c."spokenAt", c.id) >= (${anchor.spokenAt}, ${anchor.id})
         ORDER BY c."spokenAt", c.id LIMIT ${input.limit - before + 1}
       ) p) AS after
-    FROM "Meeting" m WHERE m.id = ${input.id} AND m."userId" = ${userId}`;
+    FROM "Meeting" m WHERE m.id = ${input.id} AND m."userId" = ${userId}`,
+  );
   if (!found) throw meetingNotFound();
   const earlier = readMessages(found.before).reverse();
   const later = readMessages(found.after);

@@ -9,7 +9,7 @@ import {
   type TranscriptLine,
 } from '@mbox/shared';
 import { encryptText, ensureDataKey, messageContext } from '../../crypto/encryption.js';
-import { PREPARED } from '../../db/prepared.js';
+import { hotRows } from '../../db/hot-rows.js';
 import type { AppDeps } from '../../deps.js';
 import { Prisma, type Message } from '../../generated/prisma/client.js';
 import { announceLines } from '../message/service.js';
@@ -113,7 +113,6 @@ function incoming(lines: OutgoingLine[]) {
  */
 const keepSealed = (column: string) =>
   `"${column}" = CASE WHEN m.encrypted AND NOT excluded.encrypted THEN m."${column}" ELSE excluded."${column}" END`;
-const PREPARED_STATEMENT = Prisma.raw(PREPARED);
 const UPSERT_SET = Prisma.raw(
   ['revision', 'final', 'user', 'userAvatar', 'text', 'encrypted', 'spokenAt', 'lastUpdated'].map(keepSealed).join(', '),
 );
@@ -127,7 +126,9 @@ const UPSERT_SET = Prisma.raw(
  */
 async function writeBatch(deps: AppDeps, userId: string, info: IngestLinesInput['meeting'], names: string[], lines: OutgoingLine[]): Promise<Written> {
   const title = info.title?.trim() ?? '';
-  const result = await deps.db.$queryRaw<({ lockedMeetingId: string; lockedMeetingEncrypted: boolean } & (Message | { [K in keyof Message]: null }))[]>`${PREPARED_STATEMENT}
+  const result = await hotRows<{ lockedMeetingId: string; lockedMeetingEncrypted: boolean } & (Message | { [K in keyof Message]: null })>(
+    deps.database.hot,
+    Prisma.sql`
     WITH meeting AS (
       SELECT id, encrypted, title, users, "endedAt", "lastLineAt" FROM "Meeting"
       WHERE "userId" = ${userId} AND "sessionId" = ${info.sessionId}
@@ -173,7 +174,8 @@ async function writeBatch(deps: AppDeps, userId: string, info: IngestLinesInput[
                       OR meeting."lastLineAt" < now() AT TIME ZONE 'UTC' - ${lineClockResolutionMs(deps)} * INTERVAL '1 millisecond')))
     )
     SELECT meeting.id AS "lockedMeetingId", meeting.encrypted AS "lockedMeetingEncrypted", upserted.*
-    FROM meeting LEFT JOIN upserted ON true`;
+    FROM meeting LEFT JOIN upserted ON true`,
+  );
   const [first] = result;
   return {
     meetingId: first?.lockedMeetingId ?? null,
