@@ -7,6 +7,7 @@ import {
   type Snippet,
 } from '@mbox/shared';
 import type { AppDeps } from '../../deps.js';
+import { epochMsOf } from '../meeting/service.js';
 import { Prisma } from '../../generated/prisma/client.js';
 
 /**
@@ -171,7 +172,7 @@ export function searchStatement(userId: string, configs: Config[], q: string, li
     SELECT coalesce(json_agg(json_build_object(
         'kind', CASE WHEN t.kind <> 'line' OR ${matches('c.text')} THEN t.kind WHEN ${matches('c."aiFixed"')} THEN 'cleanup' ELSE 'comment' END,
         'meetingId', t."meetingId", 'title', m.title,
-        'date', (extract(epoch FROM CASE WHEN m."startedAt" < '10000-01-01' THEN m."startedAt" ELSE m."createdAt" END) * 1000)::bigint,
+        'date', ${Prisma.raw(epochMsOf(`CASE WHEN m."startedAt" < '10000-01-01' THEN m."startedAt" ELSE m."createdAt" END`))},
         'messageId', c.id, 'speaker', COALESCE(c."user", t.name), 'summaryTitle', s.title,
         'marked', CASE t.kind
           WHEN 'line' THEN CASE WHEN ${matches('c.text')} THEN ${headline('c.text')}

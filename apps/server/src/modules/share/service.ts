@@ -18,7 +18,7 @@ import { publicOrigin } from '../../config.js';
 import type { AppDeps } from '../../deps.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { sha256 } from '../auth/sessions.js';
-import { epochMs, meetingNotFound } from '../meeting/service.js';
+import { epochMs, epochMsOf, meetingNotFound } from '../meeting/service.js';
 
 /** What the database keeps of a token: its SHA-256, so a leaked database opens no meeting. */
 const tokenHash = sha256;
@@ -79,9 +79,9 @@ interface SharedRow {
 /** The shared view of meeting `m` as one JSON object: named columns only (lines carry a tsvector). */
 const SHARED_JSON = Prisma.raw(
   `json_build_object('title', m.title, 'startedAt', ${epochMs('m."startedAt"')}, ` +
-    `'createdAt', (extract(epoch FROM m."createdAt") * 1000)::bigint, 'finishedAt', ${epochMs('m."finishedAt"')}, 'users', m.users, ` +
+    `'createdAt', ${epochMsOf('m."createdAt"')}, 'finishedAt', ${epochMs('m."finishedAt"')}, 'users', m.users, ` +
     `'lines', (SELECT coalesce(json_agg(json_build_object('speaker', c."user", 'text', c.text, 'spokenAt', ` +
-    `coalesce(${epochMs('c."spokenAt"')}, (extract(epoch FROM c."lastUpdated") * 1000)::bigint)) ORDER BY c."spokenAt", c.id), '[]') ` +
+    `coalesce(${epochMs('c."spokenAt"')}, ${epochMsOf('c."lastUpdated"')})) ORDER BY c."spokenAt", c.id), '[]') ` +
     `FROM "Message" c WHERE c."meetingId" = m.id AND NOT c.encrypted), ` +
     `'summaries', (SELECT coalesce(json_agg(json_build_object('title', s.title, 'html', s.text) ORDER BY s."createdAt", s.id), '[]') ` +
     `FROM "Summary" s WHERE s."meetingId" = m.id AND NOT s.encrypted AND s."customPrompt" = ''))`,
