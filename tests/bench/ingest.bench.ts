@@ -15,7 +15,7 @@ import { randomBytes } from 'node:crypto';
 import { Agent } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { backendsCpu, postJson, serverCpu, Verdicts } from './support.js';
+import { backendsCpu, postJson, serverCpu, serverNodeFlags, Verdicts } from './support.js';
 
 const CLIENTS = 8;
 const LINES_PER_BATCH = 20;
@@ -169,7 +169,7 @@ const rate = (n: number) => Math.round(n).toLocaleString('en-US');
 
 async function main(): Promise<void> {
   const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['--serve'], {
-    execArgv: ['--import', 'tsx', ...(process.env.PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/ingest-prof'] : [])],
+    execArgv: ['--import', 'tsx', ...serverNodeFlags(), ...(process.env.PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/ingest-prof'] : [])],
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   const served = await new Promise<Served>((resolve, reject) => {

@@ -14,7 +14,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { Verdicts } from './support.js';
+import { serverNodeFlags, Verdicts } from './support.js';
 
 interface Seeded {
   appUrl: string;
@@ -205,7 +205,7 @@ const verdicts = new Verdicts({ name: 44, value: 30, reference: 30 });
 async function main(): Promise<void> {
   // READS_BENCH_CPU_PROF=<dir> writes a CPU profile of the server process there (open it in Chrome DevTools).
   const profile = process.env.READS_BENCH_CPU_PROF;
-  const execArgv = ['--import', 'tsx', ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [])];
+  const execArgv = ['--import', 'tsx', ...serverNodeFlags(), ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [])];
   const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['--serve'], { execArgv });
   const seeded = await new Promise<Seeded>((resolve, reject) => {
     child.once('message', (message) => resolve(message as Seeded));

@@ -14,7 +14,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
-import { Verdicts } from './support.js';
+import { serverNodeFlags, Verdicts } from './support.js';
 
 const MEETINGS = 1_000;
 const LINES = 500;
@@ -177,7 +177,7 @@ function get(url: string, token: string): Promise<{ status: number; body: string
 }
 
 async function main(): Promise<void> {
-  const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['--serve'], { execArgv: ['--import', 'tsx'] });
+  const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['--serve'], { execArgv: ['--import', 'tsx', ...serverNodeFlags()] });
   const seeded = await new Promise<Seeded>((resolve, reject) => {
     child.once('message', (message) => resolve(message as Seeded));
     child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));

@@ -4,6 +4,15 @@ import { readFileSync } from 'node:fs';
 import { request, type Agent } from 'node:http';
 import type pg from 'pg';
 
+/**
+ * The V8 and Node flags of apps/server's start script (e.g. `--max-semi-space-size=64`), for a bench
+ * that runs the server in a child process under tsx: measured as production runs it.
+ */
+export function serverNodeFlags(): string[] {
+  const manifest = JSON.parse(readFileSync(new URL('../../apps/server/package.json', import.meta.url), 'utf8')) as { scripts: { start: string } };
+  return manifest.scripts.start.split(/\s+/).filter((arg) => arg.startsWith('--'));
+}
+
 /** POSTs JSON with a bearer token; resolves with the status and the whole answer. */
 export function postJson(agent: Agent, url: string, token: string, body: unknown): Promise<{ status: number; text: string }> {
   const payload = JSON.stringify(body);

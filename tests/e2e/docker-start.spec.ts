@@ -140,7 +140,7 @@ describe('the Docker image start command, run as a process on PostgreSQL', () =>
       expect(existsSync(builtPath(stage, from)), `${from} is built`).toBe(true);
       expect(to).toBe(from);
     }
-    expect(stage.copies.some(({ to }) => path.posix.resolve(stage.workdir, stage.cmd[1]!).startsWith(`${to}/`)), stage.cmd[1]).toBe(true);
+    expect(stage.copies.some(({ to }) => path.posix.resolve(stage.workdir, stage.cmd.at(-1)!).startsWith(`${to}/`)), stage.cmd.at(-1)).toBe(true);
   });
 
   it('starts with the image and compose environment, answers /healthz and its HEALTHCHECK, and signs a user in', async () => {
