@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 
 /**
- * Put first in a raw statement's SQL (`Prisma.raw(PREPARED)`), it makes the statement a named prepared
- * statement on PostgreSQL: parsed and planned once per connection instead of on every call. For hot
- * statements of fixed text only (one per text, per connection, kept until the connection closes); a
- * statement with a CTE ladder spends more time being planned than run (the ingest of one line: 0.9 ms
- * of planning, 0.8 ms for the rest). PGlite ignores it (a comment).
+ * First in a statement's SQL (hotRows puts it there), it makes the statement a named prepared statement
+ * on PostgreSQL: parsed and planned once per connection instead of on every call. For hot statements of
+ * fixed text only (one per text, per connection, kept until the connection closes); a statement with a
+ * CTE ladder spends more time being planned than run (the ingest of one line: 0.9 ms of planning, 0.8 ms
+ * for the rest). PGlite ignores it (a comment).
  */
 export const PREPARED = '/* prepared */ ';
 
