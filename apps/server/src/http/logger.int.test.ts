@@ -72,6 +72,14 @@ describe('the server log', () => {
     expect(log).toContain('"path":"/v1/auth/me"');
     expect(log).toContain('"path":"/trpc/meeting.onChanged"');
     expect(log).toContain('"path":"/email/unsubscribe"');
+    // One line at info per request, when it completes: what it was (the path as it came, not as the REST
+    // facade rewrote it), its status and its time.
+    const completed = log
+      .split('\n')
+      .filter((line) => line.includes('"msg":"request completed"'))
+      .map((line) => JSON.parse(line) as { level: number; req: { method: string; path: string }; res: { statusCode: number }; responseTime: number });
+    expect(completed.find((line) => line.req.path === '/v1/auth/me')).toMatchObject({ level: 30, req: { method: 'GET' }, res: { statusCode: 200 } });
+    expect(completed.every((line) => typeof line.responseTime === 'number')).toBe(true);
     for (const secret of secrets) expect(log).not.toContain(secret);
     // Nor any other bearer value, JWT-looking string or query string.
     expect(log).not.toMatch(/Bearer\s+\S/);
