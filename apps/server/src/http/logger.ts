@@ -46,10 +46,19 @@ export function createLogger(config: Pick<Config, 'LOG_LEVEL'>, destination?: De
   );
 }
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route's answered calls are logged at debug, refused ones at info (see RequestLogController). */
+    quietRequestLine?: boolean;
+  }
+}
+
 /**
  * One request line at info, when the request completes, with what it was, its status and its time;
  * the line at its start is debug. Every line is redacted, and Fastify's two lines at info were a tenth
- * of a small read's CPU. A long-lived stream (a live view) is logged at info when it ends.
+ * of a small read's CPU. A long-lived stream (a live view) is logged at info when it ends. A route with
+ * `config: { quietRequestLine: true }` (the extension's calls: one a second per open meeting would be
+ * most of the log) logs its answered calls at debug.
  */
 export class RequestLogController extends LogController {
   override incomingRequest(request: FastifyRequest): void {
@@ -61,6 +70,9 @@ export class RequestLogController extends LogController {
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     if (this.isLogDisabled(request)) return;
     if (error) reply.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
-    else reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+    else {
+      const quiet = request.routeOptions.config.quietRequestLine === true && reply.statusCode < 400;
+      reply.log[quiet ? 'debug' : 'info']({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+    }
   }
 }

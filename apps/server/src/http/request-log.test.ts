@@ -21,4 +21,22 @@ describe('request lines', () => {
     expect(typeof requestLines[0]!.responseTime).toBe('number');
     expect(JSON.stringify(lines)).not.toContain('secret-in-query');
   });
+
+  it('of a quiet route are debug when answered and info when refused', async () => {
+    const lines: { level: number; msg: string; res?: { statusCode: number } }[] = [];
+    const log = createLogger({ LOG_LEVEL: 'debug' }, { write: (line: string) => void lines.push(JSON.parse(line) as (typeof lines)[number]) });
+    const app = Fastify({ loggerInstance: log, logController: new RequestLogController() });
+    app.post('/v1/transcript/lines', { config: { quietRequestLine: true } }, async (request, reply) =>
+      (request.body as { ok?: boolean } | undefined)?.ok ? { accepted: 1 } : reply.status(400).send({ message: 'bad' }),
+    );
+    await app.inject({ method: 'POST', url: '/v1/transcript/lines', payload: { ok: true } });
+    await app.inject({ method: 'POST', url: '/v1/transcript/lines', payload: { ok: false } });
+    await app.close();
+
+    const completed = lines.filter((line) => line.msg === 'request completed');
+    expect(completed.map((line) => [line.res?.statusCode, line.level])).toEqual([
+      [200, 20],
+      [400, 30],
+    ]);
+  });
 });

@@ -33,9 +33,9 @@ const CALLS: { name: keyof typeof transcriptRouter._def.procedures & keyof Calle
  * the call (Host and Origin guards, rate limits, body limits, the JSON parser and the "body must be an
  * object" check, security headers) is app-wide Fastify hooks and applies as to every route.
  *
- * Their answers are a few dozen bytes: not compressed (no compression hook runs). The app's request line
- * (info) is left out for them by their log level (one post a second per meeting would be most of the
- * log): a refused call is logged at info, an accepted one at debug. The OpenAPI document still comes from the procedures.
+ * Their answers are a few dozen bytes: not compressed (no compression hook runs). Their request lines are
+ * quiet (one post a second per meeting would be most of the log): a refused call is logged at info, an
+ * accepted one at debug. The OpenAPI document still comes from the procedures.
  */
 export function registerTranscriptRoutes(app: App, deps: AppDeps): void {
   for (const { name, call } of CALLS) {
@@ -48,12 +48,7 @@ export function registerTranscriptRoutes(app: App, deps: AppDeps): void {
       `/v1${openapi.path}`,
       {
         compress: false,
-        logLevel: 'warn',
-        onResponse: async (request, reply) => {
-          const line = { reqId: request.id, req: request, res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime };
-          if (reply.statusCode >= 400) deps.log.info(line, 'request completed');
-          else deps.log.debug(line, 'request completed');
-        },
+        config: { quietRequestLine: true },
       },
       async (request: FastifyRequest, reply: FastifyReply) => {
         let ctx: Context | undefined;
