@@ -16,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { repoRoot } from '../../apps/server/src/db/paths.js';
+import { serverStartArgs } from './support.js';
 
 const RUNS = Number(process.env.RUNS ?? 3);
 /** How long the server is left alone after its first requests before its memory is read. */
@@ -32,14 +33,6 @@ async function freePort(): Promise<number> {
   const address = server.address();
   await new Promise((resolve) => server.close(resolve));
   return typeof address === 'object' && address ? address.port : 0;
-}
-
-/** apps/server's `start` script, e.g. `node dist/main.js`, as an argument list run from apps/server. */
-async function serverCommand(): Promise<string[]> {
-  const manifest = JSON.parse(await readFile(path.join(repoRoot, 'apps/server/package.json'), 'utf8')) as { scripts: { start: string } };
-  const [program, ...args] = manifest.scripts.start.split(/\s+/);
-  if (program !== 'node') throw new Error(`apps/server's start script does not run node directly: ${manifest.scripts.start}`);
-  return args;
 }
 
 /** CPU time (user + system, every thread) the process has used, in ms; Linux counts it in 1/100 s. */
@@ -126,7 +119,7 @@ function bareNodeMs(): number {
 async function main() {
   const build = spawnSync(process.execPath, ['scripts/build-server.mjs'], { cwd: repoRoot, stdio: 'inherit' });
   if (build.status !== 0) throw new Error('building the server failed');
-  const args = await serverCommand();
+  const args = serverStartArgs();
   console.log(`server command: node ${args.join(' ')} (apps/server), ${RUNS} starts after a first one, medians`);
 
   const admin = new pg.Client({ connectionString: POSTGRES });

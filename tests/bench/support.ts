@@ -4,13 +4,20 @@ import { readFileSync } from 'node:fs';
 import { request, type Agent } from 'node:http';
 import type pg from 'pg';
 
+/** apps/server's `start` script, e.g. `node --max-semi-space-size=64 dist/main.js`: node's arguments, run from apps/server. */
+export function serverStartArgs(): string[] {
+  const manifest = JSON.parse(readFileSync(new URL('../../apps/server/package.json', import.meta.url), 'utf8')) as { scripts: { start: string } };
+  const [program, ...args] = manifest.scripts.start.split(/\s+/);
+  if (program !== 'node') throw new Error(`apps/server's start script does not run node directly: ${manifest.scripts.start}`);
+  return args;
+}
+
 /**
- * The V8 and Node flags of apps/server's start script (e.g. `--max-semi-space-size=64`), for a bench
- * that runs the server in a child process under tsx: measured as production runs it.
+ * The V8 and Node flags of the start script, for a bench that runs the server in a child process under
+ * tsx: measured as production runs it.
  */
 export function serverNodeFlags(): string[] {
-  const manifest = JSON.parse(readFileSync(new URL('../../apps/server/package.json', import.meta.url), 'utf8')) as { scripts: { start: string } };
-  return manifest.scripts.start.split(/\s+/).filter((arg) => arg.startsWith('--'));
+  return serverStartArgs().filter((arg) => arg.startsWith('--'));
 }
 
 /** POSTs JSON with a bearer token; resolves with the status and the whole answer. */
