@@ -22,6 +22,7 @@ import { registerWorkers } from './jobs/workers.js';
 import { registerStripeWebhook } from './modules/billing/webhook.js';
 import { registerExportRoute } from './modules/export/route.js';
 import { registerOneClickUnsubscribe } from './modules/recap/one-click.js';
+import { registerMeetingRoutes } from './modules/meeting/route.js';
 import { registerTranscriptRoutes } from './modules/transcript/route.js';
 import { openApiDocument } from './openapi.js';
 import { docsPagePolicy, registerSecurityHeaders } from './security-headers.js';
@@ -184,8 +185,9 @@ export async function buildApp(deps: AppDeps, options: { webDist?: string | null
       if (!reply.sent && !reply.raw.destroyed) await once(reply.raw, 'close');
     };
   });
-  // The extension's calls, before the facade's `/v1/*` (a static route wins): the same procedures, less per call.
+  // The calls made most often, before the facade's `/v1/*` (a static route wins): the same procedures, less per call.
   registerTranscriptRoutes(app, deps);
+  registerMeetingRoutes(app, deps);
   await app.register(fastifyTRPCOpenApiPlugin, {
     basePath: '/v1',
     router: appRouter,

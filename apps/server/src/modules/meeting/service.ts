@@ -3,7 +3,6 @@ import {
   MARKS,
   UNTITLED_MEETING,
   groupByDay,
-  uniqueParticipants,
   type Mark,
   type Meeting as MeetingDto,
   type MeetingDetail,
@@ -47,26 +46,33 @@ export const epochMs = (column: string) => `CASE WHEN ${column} < '10000-01-01' 
 export const epochMsOf = (column: string) => `(date_part('epoch', ${column}) * 1000)::bigint`;
 
 /**
- * A meeting row as MEETING_JSON writes it: an array rather than an object, which PostgreSQL writes and
- * JSON.parse reads in about half the time (json_build_object spends most of a 1,000-meeting list on its
- * keys). `finished`: finishedAt is set, also when it is too far out to read.
+ * The characters String.prototype.trim removes (ECMAScript WhiteSpace and LineTerminator), as a
+ * PostgreSQL string for btrim: a title read as JSON is trimmed as `title.trim()` trims it.
  */
-type MeetingRow = [
-  id: string,
-  title: string,
-  meetCode: string,
-  startedAt: number | null,
-  createdAt: number,
-  finishedAt: number | null,
-  finished: boolean,
-  users: string[],
-  encrypted: boolean,
-  isAnalyzed: boolean,
+export const JS_TRIM_CODE_POINTS = [
+  0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x20, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009,
+  0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff,
 ];
-const MEETING_JSON = Prisma.raw(
-  `json_build_array(m.id, m.title, m."meetCode", ${epochMs('m."startedAt"')}, ${epochMsOf('m."createdAt"')}, ` +
-    `${epochMs('m."finishedAt"')}, m."finishedAt" IS NOT NULL, m.users, m.encrypted, m."isAnalyzed")`,
-);
+const JS_TRIM_SQL = `U&'${JS_TRIM_CODE_POINTS.map((code) => `\\${code.toString(16).padStart(4, '0')}`).join('')}'`;
+
+/**
+ * A meeting as the API shows it (meetingSchema), as the select list of the meeting row `m`: the title
+ * trimmed, else 'Untitled meet'; `date` the start, else the creation. Participants are read as stored:
+ * every write stores them trimmed and once each (uniqueParticipants; rows from before, by migration).
+ * PostgreSQL writes such rows out as JSON objects (row_to_json) that need no reshaping: the grouped list
+ * passes them on as text.
+ */
+const MEETING_COLUMNS = Prisma.sql`m.id AS key,
+  coalesce(nullif(btrim(m.title, ${Prisma.raw(JS_TRIM_SQL)}), ''), ${UNTITLED_MEETING}) AS title,
+  m."meetCode" AS "meetCode",
+  ${Prisma.raw(`coalesce(${epochMs('m."startedAt"')}, ${epochMsOf('m."createdAt"')})`)} AS date,
+  ${Prisma.raw(epochMsOf('m."createdAt"'))} AS "createdAt",
+  ${Prisma.raw(epochMs('m."finishedAt"'))} AS "finishedAt",
+  coalesce(m.users, '{}') AS users,
+  m.encrypted AS encrypted,
+  m."isAnalyzed" AS "isAnalyzed"`;
+/** The meeting row `m` as a JSON object of the API's shape. */
+const MEETING_JSON = Prisma.sql`(SELECT row_to_json(d) FROM (SELECT ${MEETING_COLUMNS}) d)`;
 
 /** A message as the reads use it; meetingId and encrypted are what openMessages decrypts by. */
 interface MessageJson {
@@ -107,20 +113,6 @@ function readMessages(json: string): MessageJson[] {
     spokenAt,
     lastUpdated,
   }));
-}
-
-function toMeetingDto([id, title, meetCode, startedAt, createdAt, finishedAt, , users, encrypted, isAnalyzed]: MeetingRow): MeetingDto {
-  return {
-    key: id,
-    title: title.trim() || UNTITLED_MEETING,
-    meetCode,
-    date: startedAt ?? createdAt,
-    createdAt,
-    finishedAt,
-    users: uniqueParticipants(users),
-    encrypted,
-    isAnalyzed,
-  };
 }
 
 const knownMarks = new Set<string>(MARKS);
@@ -166,7 +158,13 @@ export async function findOwnMeeting(deps: AppDeps, userId: string, meetingId: s
   return meeting;
 }
 
-/** Newest first, in one query served by the userId + startedAt index. */
+/** The user's newest meetings, a page of them, as the rows `m`: the userId + startedAt index serves it. */
+function newestMeetings(userId: string, page: { limit: number; offset: number }): Prisma.Sql {
+  return Prisma.sql`(SELECT * FROM "Meeting" WHERE "userId" = ${userId}
+    ORDER BY "startedAt" DESC, id DESC LIMIT ${page.limit} OFFSET ${page.offset}) m`;
+}
+
+/** Newest first, in one query. */
 export async function listMeetings(
   deps: AppDeps,
   userId: string,
@@ -175,27 +173,43 @@ export async function listMeetings(
   const [list] = await hotRows<{ meetings: string }>(
     deps.database.hot,
     Prisma.sql`
-    SELECT coalesce(json_agg(${MEETING_JSON} ORDER BY m."startedAt" DESC, m.id DESC), '[]')::text AS meetings
-    FROM (
-      SELECT * FROM "Meeting" WHERE "userId" = ${userId}
-      ORDER BY "startedAt" DESC, id DESC LIMIT ${page.limit} OFFSET ${page.offset}
-    ) m`,
+    SELECT coalesce(json_agg(d ORDER BY d.date DESC, d.key DESC), '[]')::text AS meetings
+    FROM (SELECT ${MEETING_COLUMNS} FROM ${newestMeetings(userId, page)}) d`,
   );
-  return (JSON.parse(list?.meetings ?? '[]') as MeetingRow[]).map(toMeetingDto);
+  return JSON.parse(list?.meetings ?? '[]') as MeetingDto[];
 }
 
 /**
- * The newest meetings grouped by day in the user's timezone (spec §7: grouped view). Each meeting's day
- * comes from the zone's one cached formatter (days.ts), the label once per day.
+ * The newest meetings grouped by day in the user's timezone (spec §7: grouped view), as the JSON text
+ * of MeetingGroups. PostgreSQL writes each meeting's object, after its date and a tab, one per line; the
+ * days come from the zone's one cached formatter (groupByDay), and the answer is put together around the
+ * objects as they came: a 1,000-meeting list is neither parsed nor serialised again.
  */
-export async function listMeetingGroups(
+export async function listMeetingGroupsJson(
   deps: AppDeps,
   user: { id: string; timezone: string },
   page: { limit: number; offset: number },
-): Promise<MeetingGroups> {
-  const meetings = await listMeetings(deps, user.id, page);
-  const groups = groupByDay(meetings, (m) => m.date, user.timezone);
-  return { groups: groups.map(({ day, label, items }) => ({ day, label, meetings: items })) };
+): Promise<string> {
+  const [list] = await hotRows<{ meetings: string | null }>(
+    deps.database.hot,
+    Prisma.sql`
+    SELECT string_agg(d.date || E'\t' || row_to_json(d)::text, E'\n' ORDER BY d.date DESC, d.key DESC) AS meetings
+    FROM (SELECT ${MEETING_COLUMNS} FROM ${newestMeetings(user.id, page)}) d`,
+  );
+  // JSON text holds no raw tab or newline: they only part the fields and the meetings.
+  const meetings = (list?.meetings ? list.meetings.split('\n') : []).map((line) => {
+    const tab = line.indexOf('\t');
+    return { date: Number(line.slice(0, tab)), json: line.slice(tab + 1) };
+  });
+  const groups = groupByDay(meetings, (m) => m.date, user.timezone).map(
+    ({ day, label, items }) => `{"day":${JSON.stringify(day)},"label":${JSON.stringify(label)},"meetings":[${items.map((m) => m.json).join(',')}]}`,
+  );
+  return `{"groups":[${groups.join(',')}]}`;
+}
+
+/** listMeetingGroupsJson's answer as objects, for callers that pass them on as values (tRPC). */
+export async function listMeetingGroups(deps: AppDeps, user: { id: string; timezone: string }, page: { limit: number; offset: number }): Promise<MeetingGroups> {
+  return JSON.parse(await listMeetingGroupsJson(deps, user, page)) as MeetingGroups;
 }
 
 const messageOrder = [{ spokenAt: 'asc' as const }, { id: 'asc' as const }];
@@ -215,7 +229,7 @@ export async function getMeeting(deps: AppDeps, userId: string, meetingId: strin
   );
   if (!found) throw meetingNotFound();
   const messages = await openMessages(deps, userId, readMessages(found.messages));
-  return { meet: toMeetingDto(JSON.parse(found.meeting) as MeetingRow), messages: messages.map(messageJsonDto) };
+  return { meet: JSON.parse(found.meeting) as MeetingDto, messages: messages.map(messageJsonDto) };
 }
 
 /** Where a page starts, read from a cursor the schema has already checked. */
@@ -265,18 +279,17 @@ export async function getMeetingMessages(
   // One extra row tells whether another page follows.
   const read = (forward: boolean) => pageQuery(forward, cursor, input.limit + 1);
   const page = cursor ? read(cursor.after) : Prisma.sql`CASE WHEN m."finishedAt" IS NOT NULL THEN ${read(true)} ELSE ${read(false)} END`;
-  const [found] = await hotRows<{ meeting: string; total: number; lines: string }>(
+  const [found] = await hotRows<{ meeting: string; finished: boolean; total: number; lines: string }>(
     deps.database.hot,
     Prisma.sql`
-    SELECT ${MEETING_JSON}::text AS meeting,
+    SELECT ${MEETING_JSON}::text AS meeting, m."finishedAt" IS NOT NULL AS finished,
       (SELECT count(*) FROM "Message" c WHERE c."meetingId" = m.id)::int AS total,
       ${page} AS lines
     FROM "Meeting" m WHERE m.id = ${input.id} AND m."userId" = ${userId}`,
   );
   if (!found) throw meetingNotFound();
-  const meeting = JSON.parse(found.meeting) as MeetingRow;
-  const [, , , , , , finished] = meeting;
-  const forward = cursor ? cursor.after : finished;
+  // Finished also when finishedAt is too far out to read (the meeting's finishedAt is null then).
+  const forward = cursor ? cursor.after : found.finished;
   const rows = readMessages(found.lines);
   const more = rows.length > input.limit;
   const lines = rows.slice(0, input.limit);
@@ -284,7 +297,7 @@ export async function getMeetingMessages(
   const next = more && last ? `${forward ? 'after' : 'before'}.${last.spokenAt ?? last.lastUpdated}.${last.id}` : null;
   if (!forward) lines.reverse();
   const messages = await openMessages(deps, userId, lines);
-  return { meet: toMeetingDto(meeting), messages: messages.map(messageJsonDto), next, total: found.total };
+  return { meet: JSON.parse(found.meeting) as MeetingDto, messages: messages.map(messageJsonDto), next, total: found.total };
 }
 
 /**
@@ -324,7 +337,7 @@ async function getMessagesAround(deps: AppDeps, userId: string, input: { id: str
   const last = lines.at(-1);
   const next = more && last ? `after.${last.spokenAt ?? last.lastUpdated}.${last.id}` : null;
   const messages = await openMessages(deps, userId, lines);
-  return { meet: toMeetingDto(JSON.parse(found.meeting) as MeetingRow), messages: messages.map(messageJsonDto), next, total: found.total };
+  return { meet: JSON.parse(found.meeting) as MeetingDto, messages: messages.map(messageJsonDto), next, total: found.total };
 }
 
 /** The meeting's capture gaps in time order; kinds this server version does not know are left out. */

@@ -55,6 +55,14 @@ describe('ingest: the meeting row and the live event', () => {
     expect((await meetingRow(first.body.meetingKey)).endedAt).toBeNull();
   });
 
+  it('stores participants trimmed and once each, in the order first seen: meeting reads pass them on as stored', async () => {
+    const meeting = { sessionId: 'names-1', meetCode: 'abc-defg-hij', startedAt, participants: [' Bo ', 'Cy\u3000', 'Bo'] };
+    const first = await post({ meeting, lines: [line('c1', 0, 'Hello', ' Ana\t')] });
+    expect((await meetingRow(first.body.meetingKey)).users).toEqual(['Bo', 'Cy', 'Ana']);
+    await post({ meeting: { ...meeting, participants: ['Dee ', 'Ana'] }, lines: [line('c2', 0, 'Hi', 'Cy ')] });
+    expect((await meetingRow(first.body.meetingKey)).users).toEqual(['Bo', 'Cy', 'Ana', 'Dee']);
+  });
+
   it('carries the changed rows, as stored, in transcript order in the live event', async () => {
     events.length = 0;
     const meeting = { sessionId: 'event-1', meetCode: 'abc-defg-hij', startedAt };

@@ -1,0 +1,35 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { meetingGroupsInputSchema } from '@mbox/shared';
+import type { AppDeps } from '../../deps.js';
+import { registerDirectRoute } from '../../trpc/direct-route.js';
+import { authedProcedure, createCallerFactory, router } from '../../trpc/trpc.js';
+import { meetingRouter } from './router.js';
+import { listMeetingGroupsJson } from './service.js';
+
+type App = FastifyInstance<Server, IncomingMessage, ServerResponse, Logger>;
+
+/** meeting.grouped answering its JSON text: the same ladder, input schema and service, no parse and serialise round. */
+const groupedJsonRouter = router({
+  meeting: router({
+    grouped: authedProcedure.input(meetingGroupsInputSchema).query(({ ctx, input }) => listMeetingGroupsJson(ctx.deps, ctx.user, input)),
+  }),
+});
+const createCaller = createCallerFactory(groupedJsonRouter);
+
+/**
+ * `GET /v1/meeting-list/grouped` (up to 1,000 meetings, the web app's home list) as a direct route in
+ * front of the REST facade (registerDirectRoute), answering the text the service put together: the
+ * facade would parse it, check it against meetingGroupsSchema and serialise it again. tRPC's
+ * meeting.grouped still checks it.
+ */
+export function registerMeetingRoutes(app: App, deps: AppDeps): void {
+  registerDirectRoute(app, deps, {
+    router: meetingRouter,
+    procedure: 'grouped',
+    path: 'meeting.grouped',
+    call: (ctx, input) => createCaller(ctx).meeting.grouped(input as never),
+    answersJsonText: true,
+  });
+}
