@@ -88,6 +88,23 @@ describe('response compression', () => {
     }
   });
 
+  it('compresses the grouped list, which its direct route answers as JSON text, the same way', async () => {
+    const user = await app.deps.db.user.findUniqueOrThrow({ where: { email: 'ana@example.com' } });
+    await app.deps.db.meeting.createMany({
+      data: Array.from({ length: 20 }, (_, i) => ({ userId: user.id, sessionId: `list-${i}`, meetCode: 'abc-defg-hij', startedAt: new Date(START - i * 86_400_000) })),
+    });
+    const url = `${app.url}/v1/meeting-list/grouped`;
+    const auth = { authorization: `Bearer ${token}` };
+    const plain = await rawGet(url, auth);
+    const gzip = await rawGet(url, { ...auth, 'accept-encoding': 'gzip' });
+    expect(plain.body.length).toBeGreaterThan(1024);
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gzip.headers['cache-control']).toBe('no-store');
+    expect(JSON.parse(gunzipSync(gzip.body).toString('utf8'))).toEqual(JSON.parse(plain.body.toString('utf8')));
+    // One group a day: the 'compress' meeting shares the first.
+    expect(JSON.parse(plain.body.toString('utf8')).groups).toHaveLength(20);
+  });
+
   it('compresses the tRPC answers the web app reads the same way', async () => {
     const auth = { authorization: `Bearer ${token}` };
     const trpc = await rawGet(`${app.url}/trpc/meeting.get?input=${encodeURIComponent(JSON.stringify({ id: meetingKey }))}`, {
