@@ -16,7 +16,7 @@ import { MAX_REQUEST_URL_LENGTH } from '@mbox/shared';
 import { repoRoot } from './db/paths.js';
 import type { AppDeps } from './deps.js';
 import { errorBody } from './http/error-body.js';
-import { RequestLogController } from './http/logger.js';
+import { RequestLogController, lazyChildLogger } from './http/logger.js';
 import { registerRequestGuards } from './http/request-guards.js';
 import { registerWorkers } from './jobs/workers.js';
 import { registerStripeWebhook } from './modules/billing/webhook.js';
@@ -72,6 +72,7 @@ export async function buildApp(deps: AppDeps, options: { webDist?: string | null
     // under MAX_REQUEST_URL_LENGTH, Fastify's default of 100 characters answered longer batches 414.
     routerOptions: { maxParamLength: MAX_REQUEST_URL_LENGTH },
     logController: new RequestLogController(),
+    childLoggerFactory: lazyChildLogger,
   });
 
   // `forceCloseConnections: 'idle'` closes the connections idle when close() begins, once. A response

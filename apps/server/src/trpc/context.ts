@@ -67,7 +67,8 @@ export function contextRequest(deps: AppDeps, req: FastifyRequest, reply: Fastif
     acceptLanguage: header('accept-language'),
     ip: req.ip,
     id: req.id,
-    log: deps.log.child({ reqId: req.id }),
+    // The request's own logger (Fastify's child of the app's pino logger, bound to reqId): no second child per request.
+    log: req.log as AppDeps['log'],
     cookies: {
       get: (name) => req.cookies[name],
       set: (name, value, options) =>
