@@ -77,6 +77,9 @@ function lineClockResolutionMs(deps: AppDeps): number {
   return Math.min(15_000, (deps.config.MEETING_IDLE_MINUTES * 60_000) / 10);
 }
 
+/** Posts written together in one statement at most. */
+const MAX_BATCHES_PER_STATEMENT = 64;
+
 /** Lines as the statement takes them: the text as it will be stored, sealed or not. */
 interface OutgoingLine {
   line: TranscriptLine;
@@ -84,27 +87,44 @@ interface OutgoingLine {
   encrypted: boolean;
 }
 
-/** What the statement answers: the meeting (null: no such meeting yet) and the rows it wrote, as stored. */
+/** One post's write: its session's meeting, title and names, and its lines. */
+interface Batch {
+  userId: string;
+  info: IngestLinesInput['meeting'];
+  names: string[];
+  lines: OutgoingLine[];
+}
+
+/** What the statement answers for a batch: the meeting (null: no such meeting yet) and the rows it wrote, as stored. */
 interface Written {
   meetingId: string | null;
   meetingEncrypted: boolean;
   rows: Message[];
 }
 
-/** The lines as one JSON parameter: one string to send instead of nine arrays escaped element by element. */
-function incoming(lines: OutgoingLine[]) {
-  const ids = newIds(lines.length);
-  return lines.map(({ line, text, encrypted }, i) => ({
-    id: ids[i],
-    caption_id: line.captionId,
-    revision: line.revision,
-    final: line.final,
-    speaker: line.speaker,
-    avatar: line.avatar ?? '',
-    text,
-    encrypted,
-    spoken_ms: line.spokenAt,
-  }));
+/** The batches as one JSON parameter: one string to send instead of many arrays escaped element by element. */
+function incoming(batches: Batch[]) {
+  return batches.map(({ userId, info, names, lines }, b) => {
+    const ids = newIds(lines.length);
+    return {
+      b,
+      user_id: userId,
+      session_id: info.sessionId,
+      title: info.title?.trim() ?? '',
+      names,
+      lines: lines.map(({ line, text, encrypted }, i) => ({
+        id: ids[i],
+        caption_id: line.captionId,
+        revision: line.revision,
+        final: line.final,
+        speaker: line.speaker,
+        avatar: line.avatar ?? '',
+        text,
+        encrypted,
+        spoken_ms: line.spokenAt,
+      })),
+    };
+  });
 }
 
 /**
@@ -118,27 +138,34 @@ const UPSERT_SET = Prisma.raw(
 );
 
 /**
- * THE write of a batch, one statement: locks the session's meeting row (encryption locks it too, so
- * no plain line slips into a meeting being encrypted), upserts every line by (meeting, captionId)
- * where the stored revision is lower, and rewrites the meeting row only when something in it changes
- * (title, new names, an ended meeting reopened, an idle clock older than its resolution). Writes no
- * line of an encrypted meeting that comes unsealed.
+ * THE write of caption lines, one statement for several posts (of different sessions; see BatchWriter):
+ * locks each session's meeting row (encryption locks it too, so no plain line slips into a meeting
+ * being encrypted); upserts every line by (meeting, captionId) where the stored revision is lower; and rewrites a meeting
+ * row only when something in it changes (title, new names, an ended meeting reopened, an idle clock
+ * older than its resolution). Writes no line of an encrypted meeting that comes unsealed.
  */
-async function writeBatch(deps: AppDeps, userId: string, info: IngestLinesInput['meeting'], names: string[], lines: OutgoingLine[]): Promise<Written> {
-  const title = info.title?.trim() ?? '';
-  const result = await hotRows<{ lockedMeetingId: string; lockedMeetingEncrypted: boolean } & (Message | { [K in keyof Message]: null })>(
+async function writeBatches(deps: AppDeps, batches: Batch[]): Promise<Written[]> {
+  const result = await hotRows<{ b: number; lockedMeetingId: string | null; lockedMeetingEncrypted: boolean | null } & (Message | { [K in keyof Message]: null })>(
     deps.database.hot,
     Prisma.sql`
-    WITH meeting AS (
-      SELECT id, encrypted, title, users, "endedAt", "lastLineAt" FROM "Meeting"
-      WHERE "userId" = ${userId} AND "sessionId" = ${info.sessionId}
-      FOR NO KEY UPDATE
+    WITH batch AS (
+      SELECT * FROM json_to_recordset(${JSON.stringify(incoming(batches))}::json)
+        AS b(b int, user_id text, session_id text, title text, names json, lines json)
+      -- Always true; it makes the planner expect a row or two rather than a recordset's default 100, so
+      -- that it finds each meeting in its indexes instead of hashing a scan of every meeting.
+      WHERE b.b >= 0 AND b.b < ${MAX_BATCHES_PER_STATEMENT}
+    ), meeting AS (
+      SELECT batch.b, batch.title AS new_title, batch.names, batch.lines,
+             t.id, t.encrypted, t.title, t.users, t."endedAt", t."lastLineAt"
+      FROM batch JOIN "Meeting" AS t ON t."userId" = batch.user_id AND t."sessionId" = batch.session_id
+      ORDER BY t.id
+      FOR NO KEY UPDATE OF t
     ), upserted AS (
       INSERT INTO "Message" AS m
         (id, "meetingId", "captionId", revision, final, "user", "userAvatar", text, encrypted, "spokenAt", "lastUpdated")
       SELECT v.id, meeting.id, v.caption_id, v.revision, v.final, v.speaker, v.avatar, v.text, v.encrypted,
              TIMESTAMP '1970-01-01' + v.spoken_ms * INTERVAL '1 millisecond', now() AT TIME ZONE 'UTC'
-      FROM meeting, json_to_recordset(${JSON.stringify(incoming(lines))}::json)
+      FROM meeting, json_to_recordset(meeting.lines)
            AS v(id text, caption_id text, revision int, final boolean, speaker text, avatar text, text text, encrypted boolean, spoken_ms bigint)
       WHERE (v.encrypted OR NOT meeting.encrypted)
         -- Lines stored at this revision or a newer one are left out before the insert: ON CONFLICT would
@@ -153,36 +180,111 @@ async function writeBatch(deps: AppDeps, userId: string, info: IngestLinesInput[
       -- Named, not m.*: the row's search vector is no Message field (and no type the driver reads).
       RETURNING m.id, m."meetingId", m."captionId", m.revision, m.final, m."user", m."userAvatar", m.text,
                 m."aiFixed", m.marks, m.comment, m.encrypted, m."spokenAt", m."lastUpdated"
+    ), wrote AS (
+      SELECT DISTINCT "meetingId" AS id FROM upserted
     ), added AS (
-      SELECT COALESCE(array_agg(name ORDER BY first), ARRAY[]::text[]) AS names
-      FROM (SELECT n.name, min(n.ord) AS first
-            FROM meeting, unnest(${names}::text[]) WITH ORDINALITY AS n(name, ord)
-            WHERE n.name <> ALL (meeting.users) GROUP BY n.name) AS fresh
+      SELECT meeting.id, COALESCE(array_agg(fresh.name ORDER BY fresh.first) FILTER (WHERE fresh.name IS NOT NULL), ARRAY[]::text[]) AS names
+      FROM meeting LEFT JOIN LATERAL (
+        SELECT n.name, min(n.ord) AS first
+        FROM json_array_elements_text(meeting.names) WITH ORDINALITY AS n(name, ord)
+        WHERE n.name <> ALL (meeting.users) GROUP BY n.name
+      ) AS fresh ON true
+      GROUP BY meeting.id
     ), touched AS (
       -- New words restart the idle clock and open an ended meeting again (a recap sent is not sent again).
       UPDATE "Meeting" AS t
-      SET title = CASE WHEN ${title} <> '' THEN ${title} ELSE t.title END,
+      SET title = CASE WHEN meeting.new_title <> '' THEN meeting.new_title ELSE t.title END,
           users = t.users || added.names,
-          "lastLineAt" = CASE WHEN EXISTS (SELECT 1 FROM upserted) THEN now() AT TIME ZONE 'UTC' ELSE t."lastLineAt" END,
-          "endedAt" = CASE WHEN EXISTS (SELECT 1 FROM upserted) THEN NULL ELSE t."endedAt" END,
+          "lastLineAt" = CASE WHEN wrote.id IS NOT NULL THEN now() AT TIME ZONE 'UTC' ELSE t."lastLineAt" END,
+          "endedAt" = CASE WHEN wrote.id IS NOT NULL THEN NULL ELSE t."endedAt" END,
           "updatedAt" = now() AT TIME ZONE 'UTC'
-      FROM meeting, added
+      FROM meeting JOIN added ON added.id = meeting.id LEFT JOIN wrote ON wrote.id = meeting.id
       WHERE t.id = meeting.id
-        AND ((${title} <> '' AND ${title} <> meeting.title) OR cardinality(added.names) > 0
-             OR (EXISTS (SELECT 1 FROM upserted)
+        AND ((meeting.new_title <> '' AND meeting.new_title <> meeting.title) OR cardinality(added.names) > 0
+             OR (wrote.id IS NOT NULL
                  AND (meeting."endedAt" IS NOT NULL OR meeting."lastLineAt" IS NULL
                       OR meeting."lastLineAt" < now() AT TIME ZONE 'UTC' - ${lineClockResolutionMs(deps)} * INTERVAL '1 millisecond')))
     )
-    SELECT meeting.id AS "lockedMeetingId", meeting.encrypted AS "lockedMeetingEncrypted", upserted.*
-    FROM meeting LEFT JOIN upserted ON true`,
+    SELECT batch.b, meeting.id AS "lockedMeetingId", meeting.encrypted AS "lockedMeetingEncrypted", upserted.*
+    FROM batch LEFT JOIN meeting ON meeting.b = batch.b LEFT JOIN upserted ON upserted."meetingId" = meeting.id`,
   );
-  const [first] = result;
-  return {
-    meetingId: first?.lockedMeetingId ?? null,
-    meetingEncrypted: first?.lockedMeetingEncrypted ?? false,
+  const written = batches.map((): Written => ({ meetingId: null, meetingEncrypted: false, rows: [] }));
+  for (const { b, lockedMeetingId, lockedMeetingEncrypted, ...row } of result) {
+    const batch = written[b]!;
+    batch.meetingId = lockedMeetingId;
+    batch.meetingEncrypted = lockedMeetingEncrypted ?? false;
     // Named apart from the rows' own columns (meetingId, encrypted), which are null when no line was written.
-    rows: result.filter((row): row is typeof row & Message => row.id !== null).map(({ lockedMeetingId: _, lockedMeetingEncrypted: __, ...row }) => row as Message),
-  };
+    if (row.id !== null) batch.rows.push(row as Message);
+  }
+  return written;
+}
+
+/** Statements out at once; a post that finds them all out waits for one to come back, with the posts that came meanwhile. */
+const MAX_STATEMENTS_IN_FLIGHT = 4;
+
+/**
+ * Group commit: while MAX_STATEMENTS_IN_FLIGHT statements are out, the posts that arrive go together in
+ * the next one, up to MAX_BATCHES_PER_STATEMENT, one per session (a statement upserts a line once). What
+ * a statement costs (a commit, a round trip, waking a backend, reading the answer) is then shared by as
+ * many posts as came meanwhile: the busier the server, the bigger the groups. Without it, at 1,000 posts
+ * a second on 2 cores the posts queued for connections faster than they were served (docs/performance.md).
+ * When a group's statement fails, each of its posts is written alone, so one post's failure is its own.
+ */
+class BatchWriter {
+  private queue: { batch: Batch; resolve: (written: Written) => void; reject: (error: unknown) => void }[] = [];
+  private inFlight = 0;
+
+  constructor(private readonly deps: AppDeps) {}
+
+  write(batch: Batch): Promise<Written> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ batch, resolve, reject });
+      this.send();
+    });
+  }
+
+  private send(): void {
+    while (this.inFlight < MAX_STATEMENTS_IN_FLIGHT && this.queue.length) {
+      const group: typeof this.queue = [];
+      const later: typeof this.queue = [];
+      const sessions = new Set<string>();
+      for (const queued of this.queue) {
+        const session = `${queued.batch.userId}\n${queued.batch.info.sessionId}`;
+        if (group.length < MAX_BATCHES_PER_STATEMENT && !sessions.has(session)) {
+          sessions.add(session);
+          group.push(queued);
+        } else later.push(queued);
+      }
+      this.queue = later;
+      this.inFlight += 1;
+      void this.writeGroup(group).finally(() => {
+        this.inFlight -= 1;
+        this.send();
+      });
+    }
+  }
+
+  private async writeGroup(group: typeof this.queue): Promise<void> {
+    try {
+      const written = await writeBatches(this.deps, group.map((queued) => queued.batch));
+      group.forEach((queued, i) => queued.resolve(written[i]!));
+    } catch (error) {
+      if (group.length === 1) return group[0]!.reject(error);
+      await Promise.all(group.map((queued) => this.writeGroup([queued])));
+    }
+  }
+}
+
+/** One writer per database: its posts share statements. */
+const writers = new WeakMap<AppDeps['database'], BatchWriter>();
+
+function writeBatch(deps: AppDeps, userId: string, info: IngestLinesInput['meeting'], names: string[], lines: OutgoingLine[]): Promise<Written> {
+  let writer = writers.get(deps.database);
+  if (!writer) {
+    writer = new BatchWriter(deps);
+    writers.set(deps.database, writer);
+  }
+  return writer.write({ userId, info, names, lines });
 }
 
 /**
