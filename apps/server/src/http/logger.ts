@@ -97,6 +97,8 @@ export function lazyChildLogger(parent: FastifyBaseLogger, bindings: pino.Bindin
           (made()[property as 'info'] as (...a: unknown[]) => void)(...args);
         };
       }
+      // Fastify checks that a request's logger has `child` (and every level method) as it makes one.
+      if (!child && property === 'child') return (childBindings: pino.Bindings, childOptions?: pino.ChildLoggerOptions) => made().child(childBindings, childOptions);
       const target = made();
       const value: unknown = Reflect.get(target, property, target);
       return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;

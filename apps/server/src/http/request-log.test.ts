@@ -1,6 +1,6 @@
 import Fastify from 'fastify';
-import { describe, expect, it } from 'vitest';
-import { createLogger, RequestLogController } from './logger.js';
+import { describe, expect, it, vi } from 'vitest';
+import { createLogger, lazyChildLogger, RequestLogController } from './logger.js';
 
 describe('request lines', () => {
   it('are one line per request at info, with the path as it came, its status and its time', async () => {
@@ -39,4 +39,33 @@ describe('request lines', () => {
       [400, 30],
     ]);
   });
+
+  it("come from a request logger made a pino child only when a line is written at an enabled level", async () => {
+    const lines: Record<string, unknown>[] = [];
+    const log = createLogger({ LOG_LEVEL: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
+    const child = vi.spyOn(log, 'child');
+    const app = Fastify({ loggerInstance: log, logController: new RequestLogController(), childLoggerFactory: lazyChildLogger });
+    app.post('/v1/transcript/lines', { config: { quietRequestLine: true } }, async (request) => {
+      request.log.debug('not written at info');
+      return { accepted: 1 };
+    });
+    app.get('/v1/meeting-list', async (request) => {
+      request.log.warn({ token: 'secret' }, 'written');
+      return [];
+    });
+    // Fastify makes children of its own when it starts; a request's are what count.
+    await app.ready();
+    child.mockClear();
+    await app.inject({ method: 'POST', url: '/v1/transcript/lines', payload: {} });
+    expect(child).not.toHaveBeenCalled();
+    await app.inject({ method: 'GET', url: '/v1/meeting-list' });
+    await app.close();
+    expect(child).toHaveBeenCalledTimes(1);
+    expect(lines.map((line) => [line.msg, typeof line.reqId])).toEqual([
+      ['written', 'string'],
+      ['request completed', 'string'],
+    ]);
+    expect(lines[0]).toMatchObject({ token: '[redacted]' });
+  });
 });
+
