@@ -140,9 +140,10 @@ const UPSERT_SET = Prisma.raw(
 /**
  * THE write of caption lines, one statement for several posts (of different sessions; see BatchWriter):
  * locks each session's meeting row (encryption locks it too, so no plain line slips into a meeting
- * being encrypted); upserts every line by (meeting, captionId) where the stored revision is lower; and rewrites a meeting
- * row only when something in it changes (title, new names, an ended meeting reopened, an idle clock
- * older than its resolution). Writes no line of an encrypted meeting that comes unsealed.
+ * being encrypted) in id order, so that two such statements never wait on each other crosswise; upserts
+ * every line by (meeting, captionId) where the stored revision is lower; and rewrites a meeting row only
+ * when something in it changes (title, new names, an ended meeting reopened, an idle clock older than
+ * its resolution). Writes no line of an encrypted meeting that comes unsealed.
  */
 async function writeBatches(deps: AppDeps, batches: Batch[]): Promise<Written[]> {
   const result = await hotRows<{ b: number; lockedMeetingId: string | null; lockedMeetingEncrypted: boolean | null } & (Message | { [K in keyof Message]: null })>(
