@@ -115,8 +115,11 @@ describe('hostile input (issue 13, item 4)', () => {
 
   it('answers an output validation failure with a logged 500 carrying the request id, not a 400', async () => {
     const lines: string[] = [];
-    const original = app.deps.log;
-    app.deps.log = pino({ level: 'error' }, new Writable({ write: (chunk: Buffer, _enc, done) => (lines.push(chunk.toString()), done()) }));
+    // Requests log through children of the app's logger, made per request: they write to its stream.
+    const log = app.deps.log;
+    const { level, [pino.symbols.streamSym]: stream } = log as unknown as { level: string; [pino.symbols.streamSym]: unknown };
+    Object.assign(log, { [pino.symbols.streamSym]: new Writable({ write: (chunk: Buffer, _enc, done) => (lines.push(chunk.toString()), done()) }) });
+    log.level = 'error';
     try {
       // premiumUntil is written by the server (billing), never by a client: a value it cannot read is its fault.
       await app.deps.db.$executeRawUnsafe(`UPDATE "User" SET "premiumUntil" = '10000-01-01' WHERE email = 'hostile@example.com'`);
@@ -131,7 +134,8 @@ describe('hostile input (issue 13, item 4)', () => {
       const viaTrpc = await app.trpc(token).settings.get.query().catch((e: unknown) => e as { data: { httpStatus: number; requestId?: string } });
       expect(viaTrpc).toMatchObject({ data: { httpStatus: 500, requestId: expect.any(String) } });
     } finally {
-      app.deps.log = original;
+      Object.assign(log, { [pino.symbols.streamSym]: stream });
+      log.level = level;
       await app.deps.db.user.update({ where: { email: 'hostile@example.com' }, data: { premiumUntil: null } });
     }
   });
