@@ -45,3 +45,8 @@ export async function seedMeeting(
   const detail = await app.rest<{ messages: Message[] }>('GET', `/v1/meeting/${ingest.body.meetingKey}`, { token });
   return { meetingKey: ingest.body.meetingKey, messages: detail.body.messages };
 }
+
+/** A caption line as the extension sends it, spoken `captionId`'s number of seconds after `startedAt`. */
+export function captionLine(startedAt: number, captionId: string, revision: number, text: string, speaker = 'Ana') {
+  return { captionId, revision, speaker, text, spokenAt: startedAt + Number(captionId.replace(/\D/g, '')) * 1000, final: false };
+}

@@ -1,16 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IngestLinesInput } from '@mbox/shared';
 import { startTestApp, type TestApp } from '../../test/app.js';
+import { captionLine } from '../../test/fixtures.js';
 
 const startedAt = Date.UTC(2026, 10, 20, 15, 0);
-const line = (captionId: string, revision: number, text: string, speaker = 'Ana') => ({
-  captionId,
-  revision,
-  speaker,
-  text,
-  spokenAt: startedAt + Number(captionId.replace(/\D/g, '')) * 1000,
-  final: true,
-});
+const line = (captionId: string, revision: number, text: string, speaker?: string) => captionLine(startedAt, captionId, revision, text, speaker);
 
 describe('ingest: posts that arrive together share statements (group commit)', () => {
   let app: TestApp;

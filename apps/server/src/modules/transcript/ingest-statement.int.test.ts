@@ -2,17 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IngestLinesInput, Message } from '@mbox/shared';
 import type { EventMap } from '../../events.js';
 import { startTestApp, type TestApp } from '../../test/app.js';
-import { makePremium } from '../../test/fixtures.js';
+import { captionLine, makePremium } from '../../test/fixtures.js';
 
 const startedAt = Date.UTC(2026, 10, 20, 15, 0);
-const line = (captionId: string, revision: number, text: string, speaker = 'Ana') => ({
-  captionId,
-  revision,
-  speaker,
-  text,
-  spokenAt: startedAt + Number(captionId.replace(/\D/g, '')) * 1000,
-  final: false,
-});
+const line = (captionId: string, revision: number, text: string, speaker?: string) => captionLine(startedAt, captionId, revision, text, speaker);
 
 describe('ingest: the meeting row and the live event', () => {
   let app: TestApp;
