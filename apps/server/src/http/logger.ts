@@ -86,6 +86,8 @@ const LEVEL_METHODS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace
  * write no line at all (their request line is debug). Anything else asked of it makes the child.
  */
 export function lazyChildLogger(parent: FastifyBaseLogger, bindings: pino.Bindings, options: pino.ChildLoggerOptions): FastifyBaseLogger {
+  // A route's own log level (Fastify's `logLevel`) is the child's, not the parent's: such a child is made at once.
+  if (options.level !== undefined) return parent.child(bindings, options);
   let child: FastifyBaseLogger | undefined;
   const made = () => (child ??= parent.child(bindings, options));
   return new Proxy(parent, {

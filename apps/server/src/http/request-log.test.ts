@@ -67,5 +67,18 @@ describe('request lines', () => {
     ]);
     expect(lines[0]).toMatchObject({ token: '[redacted]' });
   });
+
+  it("follow a route's own log level", async () => {
+    const lines: Record<string, unknown>[] = [];
+    const log = createLogger({ LOG_LEVEL: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
+    const app = Fastify({ loggerInstance: log, logController: new RequestLogController(), childLoggerFactory: lazyChildLogger });
+    app.get('/v1/verbose', { logLevel: 'debug' }, async (request) => {
+      request.log.debug('written at the route level');
+      return {};
+    });
+    await app.inject({ method: 'GET', url: '/v1/verbose' });
+    await app.close();
+    expect(lines.map((line) => line.msg)).toContain('written at the route level');
+  });
 });
 
