@@ -1,92 +1,95 @@
-// Compiles the server to plain JavaScript in apps/server/dist, so production starts without a TypeScript
-// loader (tsx's module hooks run in a worker thread on Node 20 and cost about half a second at start-up).
-// Only the modules main.ts can reach are emitted, each file transpiled on its own (types are checked by
-// `npm run typecheck`, not here). Import specifiers are rewritten for Node's resolver: extensionless
-// relative imports (the generated Prisma client's) get `.js`, and `@mbox/shared` — a TypeScript-source
-// workspace — points at its own compiled copy in dist/@mbox/shared. The layout under dist mirrors src, so
-// paths computed from import.meta.url (db/paths.ts: the repository root) resolve as they do from src.
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+// Bundles the server into apps/server/dist with esbuild, so production starts without a TypeScript loader
+// and without Node resolving and reading the ~700 modules start-up would otherwise load one by one: the
+// server's sources, @mbox/shared and the libraries they import at start-up become a few ES module files
+// (docs/development.md, "Start-up and memory"). Types are checked by `npm run typecheck`, not here.
+//
+// Two kinds of import stay with Node, loaded from node_modules at run time:
+// - what the server loads on first use (`import('…')` in its sources: Stripe, firebase-admin, PGlite, …),
+//   so start-up does not read them, and a library is one copy whether it is loaded early or late;
+// - libraries that read files beside their own modules (through __dirname, __filename or
+//   import.meta.url), which a bundle would move away from those files. The build fails when a bundled
+//   library does that, naming it, so a new dependency cannot break only in production.
+// Paths the server computes from its own location find the repository root by looking up
+// (apps/server/src/db/paths.ts), so they hold from the sources and from the bundle alike.
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
+import * as esbuild from 'esbuild';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const serverSrc = join(root, 'apps/server/src');
-const sharedSrc = join(root, 'packages/shared/src');
+const sourceDirs = [join(root, 'apps/server/src'), join(root, 'packages/shared/src')];
 const dist = join(root, 'apps/server/dist');
-const SHARED = '@mbox/shared';
 
-const compilerOptions = {
-  target: ts.ScriptTarget.ES2023,
-  module: ts.ModuleKind.ESNext,
-  isolatedModules: true,
-  esModuleInterop: true,
-  verbatimModuleSyntax: false,
+/** Libraries that read their own files at run time (checked below). */
+const FILE_RELATIVE_PACKAGES = [
+  'pino', // worker files for transports, by __dirname
+  '@fastify/swagger', // its package.json, by __dirname
+  '@fastify/swagger-ui', // the Swagger UI's static files, by __dirname
+];
+/** Optional native bindings the libraries try to load; never installed. */
+const OPTIONAL_NATIVE = ['pg-native'];
+
+function sourceFiles(dir) {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && /\.ts$/.test(entry.name) && !/\.(test|spec)\.ts$/.test(entry.name))
+    .map((entry) => join(entry.parentPath, entry.name));
+}
+
+/** Every package specifier the sources load with a literal `import('…')`: loaded on first use. */
+function lazySpecifiers() {
+  const found = new Set();
+  for (const file of sourceDirs.flatMap(sourceFiles)) {
+    for (const [, specifier] of readFileSync(file, 'utf8').matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)) {
+      if (!specifier.startsWith('.') && !specifier.startsWith('node:')) found.add(specifier);
+    }
+  }
+  return [...found];
+}
+
+const packageOf = (path) => {
+  const parts = path.split(/node_modules[\\/]/).pop().split(/[\\/]/);
+  return parts[0].startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0];
 };
 
-function isFile(path) {
-  return existsSync(path) && statSync(path).isFile();
-}
-
-/** The source file an import names, or undefined for a package import (left to Node). */
-function resolveSource(specifier, fromFile) {
-  let base;
-  if (specifier === SHARED) return join(sharedSrc, 'index.ts');
-  if (specifier.startsWith(`${SHARED}/`)) base = join(sharedSrc, specifier.slice(SHARED.length + 1));
-  else if (specifier.startsWith('.')) base = resolve(dirname(fromFile), specifier);
-  else return undefined;
-  const candidates = [base.replace(/\.js$/, '.ts'), `${base}.ts`, join(base, 'index.ts')];
-  const found = candidates.find(isFile);
-  if (!found) throw new Error(`${relative(root, fromFile)}: cannot resolve '${specifier}'`);
-  return found;
-}
-
-function outputPath(source) {
-  const js = source.replace(/\.ts$/, '.js');
-  if (js.startsWith(serverSrc + sep)) return join(dist, relative(serverSrc, js));
-  if (js.startsWith(sharedSrc + sep)) return join(dist, SHARED, relative(sharedSrc, js));
-  throw new Error(`${relative(root, source)} is outside the server and shared sources`);
-}
-
-/** Every static import, re-export and literal dynamic import of a module, with the text range of its name. */
-function moduleSpecifiers(code) {
-  const file = ts.createSourceFile('module.js', code, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
-  const found = [];
-  const visit = (node) => {
-    let literal;
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier) literal = node.moduleSpecifier;
-    else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) literal = node.arguments[0];
-    if (literal && ts.isStringLiteral(literal)) {
-      // Inside the quotes.
-      found.push({ specifier: literal.text, pos: literal.getStart(file) + 1, end: literal.getEnd() - 1 });
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(file);
-  return found.sort((a, b) => a.pos - b.pos);
-}
+/** Bundled libraries that refer to their own location, each with where it does. */
+const fileRelative = new Map();
+const fileRelativeGuard = {
+  name: 'file-relative-guard',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]node_modules[\\/].*\.[cm]?js$/ }, (args) => {
+      const reference = /\b__dirname\b|\b__filename\b|\bimport\.meta\.url\b/.exec(readFileSync(args.path, 'utf8'));
+      if (reference) fileRelative.set(packageOf(args.path), `${relative(root, args.path)} uses ${reference[0]}`);
+      return undefined;
+    });
+  },
+};
 
 const started = Date.now();
 rmSync(dist, { recursive: true, force: true });
-const queue = [join(serverSrc, 'main.ts')];
-const emitted = new Set(queue);
-while (queue.length) {
-  const source = queue.pop();
-  let code = ts.transpileModule(readFileSync(source, 'utf8'), { compilerOptions, fileName: source }).outputText;
-  const target = outputPath(source);
-  // Rewritten from the last import to the first, so earlier positions stay valid.
-  for (const { specifier, pos, end } of moduleSpecifiers(code).reverse()) {
-    const dependency = resolveSource(specifier, source);
-    if (!dependency) continue;
-    if (!emitted.has(dependency)) {
-      emitted.add(dependency);
-      queue.push(dependency);
-    }
-    let rewritten = relative(dirname(target), outputPath(dependency)).split(sep).join('/');
-    if (!rewritten.startsWith('.')) rewritten = `./${rewritten}`;
-    code = code.slice(0, pos) + rewritten + code.slice(end);
+const result = await esbuild.build({
+  entryPoints: [join(root, 'apps/server/src/main.ts')],
+  outdir: dist,
+  bundle: true,
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  tsconfig: join(root, 'apps/server/tsconfig.json'),
+  external: [...lazySpecifiers(), ...FILE_RELATIVE_PACKAGES, ...OPTIONAL_NATIVE],
+  // CommonJS libraries in an ES module bundle still call require() for Node's built-ins.
+  banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
+  plugins: [fileRelativeGuard],
+  metafile: true,
+  logLevel: 'warning',
+});
+if (fileRelative.size) {
+  rmSync(dist, { recursive: true, force: true });
+  for (const [name, where] of fileRelative) {
+    console.error(`${name} reads files beside its modules (${where}): add it to FILE_RELATIVE_PACKAGES in scripts/build-server.mjs`);
   }
-  mkdirSync(dirname(target), { recursive: true });
-  writeFileSync(target, code);
+  process.exit(1);
 }
-console.log(`server compiled to ${relative(root, dist)}: ${emitted.size} modules in ${Date.now() - started} ms`);
+const outputs = Object.keys(result.metafile.outputs).length;
+const inputs = Object.keys(result.metafile.inputs).length;
+console.log(`server bundled to ${relative(root, dist)}: ${inputs} modules in ${outputs} files in ${Date.now() - started} ms`);

@@ -2,9 +2,9 @@
  * Benchmark (issue 16 item 5): how long the server takes from spawn to answering /healthz, and how much
  * memory it holds once idle, on PostgreSQL (a fresh database, migrated by a first start) and on embedded
  * PGlite (a temporary DATA_DIR, created by a first start). The server runs as `npm start` and the Docker
- * image run it: apps/server's start script (compiled JavaScript, `node dist/main.js`), without npm in
+ * image run it: apps/server's start script (the esbuild bundle, `node dist/main.js`), without npm in
  * front, so the process spawned is the server itself and its /proc VmRSS is the server's memory.
- * The compiled server is rebuilt once per run (not the web app). Reference in the same run: a bare
+ * The server bundle is rebuilt once per run (not the web app). Reference in the same run: a bare
  * `node -e ''` start on this machine, to read the figures against the machine's load.
  * Targets: ≤ 1 s on PostgreSQL, ≤ 2 s on PGlite, idle RSS ≤ 200 MB on PostgreSQL.
  *   npm run bench -- startup        RUNS=5 npm run bench -- startup

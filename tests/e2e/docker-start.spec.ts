@@ -97,6 +97,51 @@ async function freePort(): Promise<number> {
   return typeof address === 'object' && address ? address.port : 0;
 }
 
+/**
+ * The server is a bundle (scripts/build-server.mjs) and every other suite runs its sources, so this is
+ * where the bundle's seams are tried: files found from its own location (the web app, the changelog,
+ * the Swagger UI's assets), libraries loaded on first use (pdfkit and its fonts) and libraries required
+ * at run time (the offline summary's tokenizer and sentiment lexicon).
+ */
+async function usePartsLoadedLater(base: string, token: string): Promise<void> {
+  const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const get = async (path: string, type: string) => {
+    const response = await fetch(`${base}${path}`, { headers: auth });
+    expect(response.status, `${path}: ${await response.clone().text()}`).toBe(200);
+    expect(response.headers.get('content-type'), path).toContain(type);
+    return response;
+  };
+  expect(await (await get('/', 'text/html')).text()).toContain('<div id="root">');
+  expect(await (await get('/docs/', 'text/html')).text()).toContain('swagger');
+  await get('/docs/static/swagger-ui.css', 'text/css');
+  expect(((await (await get('/v1/changelog', 'application/json')).json()) as unknown[]).length).toBeGreaterThan(0);
+
+  const startedAt = Date.now();
+  // A summary needs five lines from two speakers.
+  const lines = [
+    'We will ship the release on Friday.',
+    'Then I write the release notes by Thursday.',
+    'The budget review moves to next week.',
+    'I will send the new budget figures on Monday.',
+    'Support needs the notes before the release.',
+    'I will share them with support on Thursday.',
+  ].map(
+    (text, i) => ({ captionId: `c${i}`, revision: 0, speaker: i % 2 ? 'Ana' : 'Bo', text, spokenAt: startedAt + i * 1000, final: true }),
+  );
+  const posted = await fetch(`${base}/v1/transcript/lines`, {
+    method: 'POST',
+    headers: auth,
+    body: JSON.stringify({ meeting: { sessionId: 'docker-start', meetCode: 'abc-defg-hij', title: 'Release plan', startedAt }, lines }),
+  });
+  expect(posted.status, await posted.clone().text()).toBe(200);
+  const { meetingKey } = (await posted.json()) as { meetingKey: string };
+  const pdf = Buffer.from(await (await get(`/v1/meeting/${meetingKey}/export?format=pdf`, 'application/pdf')).arrayBuffer());
+  expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+  const summary = await fetch(`${base}/v1/prompts`, { method: 'POST', headers: auth, body: JSON.stringify({ meetKey: meetingKey, promptKey: 'c_summary' }) });
+  expect(summary.status, await summary.clone().text()).toBe(200);
+  expect(((await summary.json()) as { text: string }).text).toMatch(/release|budget/i);
+}
+
 describe('the Docker image start command, run as a process on PostgreSQL', () => {
   const dockerfile = readFile(path.join(repoRoot, 'Dockerfile'), 'utf8').then(finalStage);
   const postgres = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -128,7 +173,7 @@ describe('the Docker image start command, run as a process on PostgreSQL', () =>
     if (imageRoot) await rm(imageRoot, { recursive: true, force: true });
   });
 
-  it('the final stage runs the compiled server as an unprivileged user, from files the build leaves', async () => {
+  it('the final stage runs the server bundle as an unprivileged user, from files the build leaves', async () => {
     const stage = await dockerfile;
     expect(stage.user).toBe('node');
     expect(stage.cmd[0]).toBe('node');
@@ -205,6 +250,7 @@ describe('the Docker image start command, run as a process on PostgreSQL', () =>
     // The web app gets the Firebase sign-in configuration from the same environment.
     const config = (await (await fetch(`${base}/v1/auth/config`)).json()) as { mode: string };
     expect(config.mode).toBe('firebase');
+    await usePartsLoadedLater(base, idToken);
     server.kill('SIGTERM');
     const code = await new Promise<number | null>((resolve) => server!.on('exit', resolve));
     expect(code, output).toBe(0);
