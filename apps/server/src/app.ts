@@ -113,7 +113,7 @@ export async function buildApp(deps: AppDeps, options: { webDist?: string | null
     return reply.status(status).send(errorBody(status, message, status === 500 ? request.id : undefined));
   });
 
-  await registerSecurityHeaders(app, deps.config);
+  registerSecurityHeaders(app, deps.config);
   await registerRequestGuards(app, deps);
 
   await deps.events.start();
