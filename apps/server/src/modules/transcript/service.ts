@@ -221,7 +221,7 @@ async function writeBatches(deps: AppDeps, batches: Batch[]): Promise<Written[]>
 }
 
 /** Statements out at once; a post that finds them all out waits for one to come back, with the posts that came meanwhile. */
-const MAX_STATEMENTS_IN_FLIGHT = 4;
+const MAX_STATEMENTS_IN_FLIGHT = 2;
 
 /**
  * Group commit: while MAX_STATEMENTS_IN_FLIGHT statements are out, the posts that arrive go together in
