@@ -39,44 +39,37 @@ export const createCallerFactory = t.createCallerFactory;
 export const middleware = t.middleware;
 
 /**
- * Every string of every input, before validation: NUL removed and lone surrogates replaced
- * (normalizeText), so no text PostgreSQL refuses reaches a query, and a caption is stored, not dropped.
- * One place for every procedure over tRPC and REST, object keys (JSON columns) included.
+ * Every procedure's first step, one middleware rather than three: each middleware level costs tRPC a
+ * call, its options and a context merge on every call (docs/performance.md).
+ * - Every string of every input, before validation: NUL removed and lone surrogates replaced
+ *   (normalizeText), so no text PostgreSQL refuses reaches a query, and a caption is stored, not dropped.
+ *   One place for every procedure over tRPC and REST, object keys (JSON columns) included.
+ * - Input validation failures become 400s whose message names each invalid field. Only those: a
+ *   ZodError behind a 500 (the output check, or a parse in a service) is the server's fault.
+ * - Unexpected failures are logged, with the request's id that the answer carries.
  */
-const normalizeInput = t.middleware(({ getRawInput, next }) =>
-  next({ getRawInput: async () => normalizeStrings(await getRawInput()) }),
-);
-
-/**
- * Turns input validation failures into 400s whose message names each invalid field. Only those: a
- * ZodError behind a 500 (the output check, or a parse in a service) is the server's fault.
- */
-const inputErrors = t.middleware(async ({ next }) => {
-  const result = await next();
-  if (!result.ok && result.error.code === 'BAD_REQUEST' && result.error.cause instanceof ZodError) {
-    const issues = describeIssues(result.error.cause.issues);
-    const inputError = new InputError(issues);
+const callBoundary = t.middleware(async ({ ctx, path, getRawInput, next }) => {
+  const result = await next({ getRawInput: async () => normalizeStrings(await getRawInput()) });
+  if (result.ok) return result;
+  if (result.error.code === 'BAD_REQUEST' && result.error.cause instanceof ZodError) {
+    const inputError = new InputError(describeIssues(result.error.cause.issues));
     throw new TRPCError({ code: 'BAD_REQUEST', message: `Invalid input: ${inputError.message}`, cause: inputError });
   }
-  return result;
-});
-
-const logFailures = t.middleware(async ({ ctx, path, next }) => {
-  const result = await next();
-  if (!result.ok && result.error.code === 'INTERNAL_SERVER_ERROR') {
+  if (result.error.code === 'INTERNAL_SERVER_ERROR') {
     ctx.log.error({ err: result.error.cause ?? result.error, path }, 'procedure failed');
   }
   return result;
 });
 
-export const publicProcedure = t.procedure.use(logFailures).use(inputErrors).use(normalizeInput);
+export const publicProcedure = t.procedure.use(callBoundary);
 
 /**
  * Calls the browser extension makes with its token: sending caption lines and capture gaps, ending a
  * meeting. Session tokens may make them too. Missing or refused credentials: 401 (403 for a failed CSRF
  * check), naming why.
  */
-export const extensionProcedure = publicProcedure.use(({ ctx, next }) => next({ ctx: { ...ctx, user: signedInUser(ctx) } }));
+// tRPC merges the returned ctx into the current one.
+export const extensionProcedure = publicProcedure.use(({ ctx, next }) => next({ ctx: { user: signedInUser(ctx) } }));
 
 /** Everything else, minting extension tokens included: a signed-in session (or Firebase ID token) only. */
 export const authedProcedure = extensionProcedure.use(({ ctx, next }) => {
