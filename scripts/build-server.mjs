@@ -1,5 +1,5 @@
 // Bundles the server into apps/server/dist with esbuild, so production starts without a TypeScript loader
-// and without Node resolving and reading the ~700 modules start-up would otherwise load one by one: the
+// and without Node resolving and reading the ~1,200 modules start-up would otherwise load one by one: the
 // server's sources, @mbox/shared and the libraries they import at start-up become a few ES module files
 // (docs/development.md, "Start-up and memory"). Types are checked by `npm run typecheck`, not here.
 //
