@@ -7,11 +7,12 @@
 // - what the server loads on first use (`import('…')` in its sources: Stripe, firebase-admin, PGlite, …),
 //   so start-up does not read them, and a library is one copy whether it is loaded early or late;
 // - libraries that read files beside their own modules (through __dirname, __filename or
-//   import.meta.url), which a bundle would move away from those files. The build fails when a bundled
-//   library does that, naming it, so a new dependency cannot break only in production.
+//   import.meta.url), which a bundle would move away from those files.
+// The build fails, naming the library, when a bundled library refers to its own location or has its own
+// nested copy of a package that stays with Node, so a new dependency cannot break only in production.
 // Paths the server computes from its own location find the repository root by looking up
 // (apps/server/src/db/paths.ts), so they hold from the sources and from the bundle alike.
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
@@ -50,15 +51,45 @@ const packageOf = (path) => {
   const parts = path.split(/node_modules[\\/]/).pop().split(/[\\/]/);
   return parts[0].startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0];
 };
+/** The package name of a bare specifier: 'firebase-admin/app' → 'firebase-admin'. */
+const packageName = (specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
 
-/** Bundled libraries that refer to their own location, each with where it does. */
-const fileRelative = new Map();
-const fileRelativeGuard = {
-  name: 'file-relative-guard',
+/** The folder Node finds package `name` in, looking up from `dir` as it does. */
+function packageDirFrom(dir, name) {
+  for (let at = dir; ; at = dirname(at)) {
+    if (existsSync(join(at, 'node_modules', name, 'package.json'))) return join(at, 'node_modules', name);
+    if (dirname(at) === at) return undefined;
+  }
+}
+
+const external = [...lazySpecifiers(), ...FILE_RELATIVE_PACKAGES, ...OPTIONAL_NATIVE];
+const externalPackages = new Set(external.map(packageName));
+
+/** What the bundle would get wrong, each a line of the build's failure. */
+const problems = [];
+const bundleGuards = {
+  name: 'bundle-guards',
   setup(build) {
+    // A bundled library that refers to its own location would look for its files beside the bundle.
+    const fileRelative = new Set();
     build.onLoad({ filter: /[\\/]node_modules[\\/].*\.[cm]?js$/ }, (args) => {
       const reference = /\b__dirname\b|\b__filename\b|\bimport\.meta\.url\b/.exec(readFileSync(args.path, 'utf8'));
-      if (reference) fileRelative.set(packageOf(args.path), `${relative(root, args.path)} uses ${reference[0]}`);
+      const name = packageOf(args.path);
+      if (reference && !fileRelative.has(name)) {
+        fileRelative.add(name);
+        problems.push(`${name} reads files beside its modules (${relative(root, args.path)} uses ${reference[0]}): add it to FILE_RELATIVE_PACKAGES`);
+      }
+      return undefined;
+    });
+    // An external import is resolved from the bundle's folder at run time, not from the importing
+    // library's: a library with its own nested copy of that package would get another one.
+    build.onResolve({ filter: /^[^./]/ }, (args) => {
+      const name = packageName(args.path);
+      if (!externalPackages.has(name) || !/[\\/]node_modules[\\/]/.test(args.importer)) return undefined;
+      const own = packageDirFrom(dirname(args.importer), name);
+      if (own && own !== packageDirFrom(dist, name)) {
+        problems.push(`${relative(root, args.importer)} imports its own ${relative(root, own)}, but the bundle would load another copy of ${name}`);
+      }
       return undefined;
     });
   },
@@ -76,18 +107,16 @@ const result = await esbuild.build({
   format: 'esm',
   target: 'node20',
   tsconfig: join(root, 'apps/server/tsconfig.json'),
-  external: [...lazySpecifiers(), ...FILE_RELATIVE_PACKAGES, ...OPTIONAL_NATIVE],
+  external,
   // CommonJS libraries in an ES module bundle still call require() for Node's built-ins.
   banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
-  plugins: [fileRelativeGuard],
+  plugins: [bundleGuards],
   metafile: true,
   logLevel: 'warning',
 });
-if (fileRelative.size) {
+if (problems.length) {
   rmSync(dist, { recursive: true, force: true });
-  for (const [name, where] of fileRelative) {
-    console.error(`${name} reads files beside its modules (${where}): add it to FILE_RELATIVE_PACKAGES in scripts/build-server.mjs`);
-  }
+  for (const problem of problems) console.error(`scripts/build-server.mjs: ${problem}`);
   process.exit(1);
 }
 const outputs = Object.keys(result.metafile.outputs).length;
