@@ -81,4 +81,3 @@ describe('request lines', () => {
     expect(lines.map((line) => line.msg)).toContain('written at the route level');
   });
 });
-
