@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Message } from '@mbox/shared';
 import { startTestApp, type TestApp } from '../../test/app.js';
 
@@ -86,6 +86,29 @@ describe('meetings', () => {
       ['c2', 'Live'],
       ['c2', 'Live line'],
     ]);
+  });
+
+  it('ends the subscription on the server when its client leaves', async () => {
+    // The bus's listener of the subscription is removed once the server sees the connection close.
+    const bus = app.deps.events;
+    const listen = bus.listen.bind(bus);
+    const stopped = vi.fn();
+    const listening = vi.spyOn(bus, 'listen').mockImplementation((name, key, listener) => {
+      const stop = listen(name, key, listener);
+      return () => {
+        stopped(name, key);
+        stop();
+      };
+    });
+    try {
+      const sub = app.trpc(ana).meeting.onLines.subscribe({ meetingId: keys[2]! }, { onData: () => {} });
+      await vi.waitFor(() => expect(listening).toHaveBeenCalledWith('meeting.lines', keys[2], expect.any(Function)));
+      expect(stopped).not.toHaveBeenCalled();
+      sub.unsubscribe();
+      await vi.waitFor(() => expect(stopped).toHaveBeenCalledWith('meeting.lines', keys[2]));
+    } finally {
+      listening.mockRestore();
+    }
   });
 
   it('refuses a subscription to another user meeting', async () => {
