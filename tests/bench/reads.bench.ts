@@ -97,6 +97,11 @@ async function serve(): Promise<void> {
         }),
       });
     }
+    // A finished meeting ends as the extension ends it (which stores its line count).
+    if (finished) {
+      const ended = await app.rest('POST', '/v1/transcript/end', { token, body: { sessionId, finishedAt: START + lines * 2_000 } });
+      if (ended.status !== 200) throw new Error(`ending ${sessionId}: ${ended.status}`);
+    }
     return meeting.id;
   }
   const whole = await meetingWithLines('whole', WHOLE_LINES, true);

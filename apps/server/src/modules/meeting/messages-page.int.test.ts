@@ -69,6 +69,37 @@ describe('GET /v1/meeting/{id}/messages (paged transcript)', () => {
     expect(pages.every((p) => p.total === LINES && p.meet.key === finished)).toBe(true);
   });
 
+  it('keeps the line count of an ended meeting until lines reopen it, and counts again at its next end', async () => {
+    const sessionId = 'count';
+    const id = await ingest(sessionId);
+    const stored = async () => (await app.deps.db.meeting.findUniqueOrThrow({ where: { id } })).lineCount;
+    const total = async () => (await app.rest<MeetingMessages>('GET', `/v1/meeting/${id}/messages?limit=5`, { token: ana })).body.total;
+    expect([await stored(), await total()]).toEqual([null, LINES]);
+
+    await app.rest('POST', '/v1/transcript/end', { token: ana, body: { sessionId, finishedAt: START + 60_000 } });
+    expect([await stored(), await total()]).toEqual([LINES, LINES]);
+    // The page reads the stored count: a row slipped in past the product (no path of it does that) is not counted.
+    await app.deps.db.$executeRaw`UPDATE "Meeting" SET "lineCount" = ${LINES + 100} WHERE id = ${id}`;
+    expect(await total()).toBe(LINES + 100);
+
+    // A new line and a newer revision reopen the meeting: the count is cleared and the lines counted.
+    const more = await app.rest('POST', '/v1/transcript/lines', {
+      token: ana,
+      body: {
+        meeting: { sessionId, meetCode: 'abc-defg-hij', startedAt: START },
+        lines: [
+          { captionId: 'c0', revision: 1, speaker: 'Ana', text: 'line 0, corrected', spokenAt: START, final: true },
+          { captionId: 'late', revision: 0, speaker: 'Bo', text: 'one more thing', spokenAt: START + 70_000, final: true },
+        ],
+      },
+    });
+    expect(more.status).toBe(200);
+    expect([await stored(), await total()]).toEqual([null, LINES + 1]);
+
+    await app.rest('POST', '/v1/transcript/end', { token: ana, body: { sessionId, finishedAt: START + 80_000 } });
+    expect([await stored(), await total()]).toEqual([LINES + 1, LINES + 1]);
+  });
+
   it('reads a live meeting from the bottom, then earlier pages, each page in transcript order', async () => {
     const { pages } = await readAll(live, 5);
     expect(pages[0]!.meet.finishedAt).toBeNull();

@@ -232,6 +232,12 @@ export async function getMeeting(deps: AppDeps, userId: string, meetingId: strin
   return { meet: JSON.parse(found.meeting) as MeetingDto, messages: messages.map(messageJsonDto) };
 }
 
+/**
+ * The meeting `m`'s line count: stored when it ended (markMeetingEnded), else counted, which reads
+ * every line's index entry (a millisecond for 10,000 lines). COALESCE runs the count only when needed.
+ */
+const LINE_COUNT = Prisma.sql`coalesce(m."lineCount", (SELECT count(*) FROM "Message" c WHERE c."meetingId" = m.id)::int)`;
+
 /** Where a page starts, read from a cursor the schema has already checked. */
 function parseCursor(cursor: string): { after: boolean; spokenAt: Date; id: string } {
   const [, side, ms, id] = MESSAGE_CURSOR_PATTERN.exec(cursor) ?? [];
@@ -283,7 +289,7 @@ export async function getMeetingMessages(
     deps.database.hot,
     Prisma.sql`
     SELECT ${MEETING_JSON}::text AS meeting, m."finishedAt" IS NOT NULL AS finished,
-      (SELECT count(*) FROM "Message" c WHERE c."meetingId" = m.id)::int AS total,
+      ${LINE_COUNT} AS total,
       ${page} AS lines
     FROM "Meeting" m WHERE m.id = ${input.id} AND m."userId" = ${userId}`,
   );
@@ -320,7 +326,7 @@ async function getMessagesAround(deps: AppDeps, userId: string, input: { id: str
     deps.database.hot,
     Prisma.sql`
     SELECT ${MEETING_JSON}::text AS meeting,
-      (SELECT count(*) FROM "Message" c WHERE c."meetingId" = m.id)::int AS total,
+      ${LINE_COUNT} AS total,
       ${pageQuery(false, anchor, before)} AS before,
       (SELECT coalesce(json_agg(p.line ORDER BY p."spokenAt", p.id), '[]')::text FROM (
         SELECT ${MESSAGE_JSON} AS line, c."spokenAt", c.id FROM "Message" c

@@ -31,12 +31,18 @@ async function notifyMeetingFinished(deps: AppDeps, tx: Prisma.TransactionClient
 }
 
 /**
- * Ends an open meeting (extension end call or idle sweep) inside `tx`: sets endedAt and, in the same
- * transaction, queues its recap and the meeting.finished webhook. False when it had already ended.
+ * Ends an open meeting (extension end call or idle sweep) inside `tx`, which already holds the meeting's
+ * row lock: sets endedAt and the line count and, in the same transaction, queues its recap and the
+ * meeting.finished webhook. False when it had already ended.
  */
 export async function markMeetingEnded(deps: AppDeps, tx: Prisma.TransactionClient, meeting: EndingMeeting): Promise<boolean> {
   const endedAt = new Date();
-  const { count } = await tx.meeting.updateMany({ where: { id: meeting.id, endedAt: null }, data: { endedAt } });
+  // The lock keeps lines out until the transaction ends (an ingest locks the row too, and clears both
+  // columns when it writes), and this statement's snapshot, taken after the lock, sees every line stored.
+  const count = await tx.$executeRaw`
+    UPDATE "Meeting" SET "endedAt" = ${endedAt},
+      "lineCount" = (SELECT count(*) FROM "Message" WHERE "meetingId" = ${meeting.id})
+    WHERE id = ${meeting.id} AND "endedAt" IS NULL`;
   if (!count) return false;
   await queueRecap(deps, tx, meeting);
   await notifyMeetingFinished(deps, tx, meeting, endedAt);

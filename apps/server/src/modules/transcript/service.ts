@@ -198,6 +198,7 @@ async function writeBatches(deps: AppDeps, batches: Batch[]): Promise<Written[]>
           users = t.users || added.names,
           "lastLineAt" = CASE WHEN wrote.id IS NOT NULL THEN now() AT TIME ZONE 'UTC' ELSE t."lastLineAt" END,
           "endedAt" = CASE WHEN wrote.id IS NOT NULL THEN NULL ELSE t."endedAt" END,
+          "lineCount" = CASE WHEN wrote.id IS NOT NULL THEN NULL ELSE t."lineCount" END,
           "updatedAt" = now() AT TIME ZONE 'UTC'
       FROM meeting JOIN added ON added.id = meeting.id LEFT JOIN wrote ON wrote.id = meeting.id
       WHERE t.id = meeting.id
