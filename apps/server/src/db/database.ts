@@ -41,8 +41,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   // Each kind's driver is loaded only when it is used: a deployment runs on one of them.
   if (options.url) {
     const [{ PrismaPg }, { default: pg }] = await Promise.all([import('@prisma/adapter-pg'), import('pg')]);
-    // Made here rather than by the adapter, so that hot statements share Prisma's connections.
-    pool = new pg.Pool({ connectionString: options.url, max: 10 });
+    // Made here rather than by the adapter, so that hot statements share Prisma's connections. Idle
+    // connections stay open: pg closed them after 10 s, and under a steady load the pool then kept opening
+    // new ones, each a new backend that prepares the hot statements again while posts wait behind it.
+    pool = new pg.Pool({ connectionString: options.url, max: 10, idleTimeoutMillis: 0 });
     // A connection the server ends (a restart, a dropped database) is left out by the pool and replaced on
     // next use; its error must have a listener, also after Prisma disconnects, or it ends the process.
     pool.on('error', () => {});
