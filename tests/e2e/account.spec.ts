@@ -126,8 +126,11 @@ describe('settings, changelog, payment pages and header', () => {
     const { context, page } = await openSignedIn(web.browser, web.app, { email: 'menu@example.com', path: '/changelog' });
     const header = page.getByRole('banner');
     await header.getByText('Premium', { exact: true }).waitFor();
+    // The page settles first: a click while the bar still moves can miss the toggle.
+    await page.getByTestId('release').first().waitFor();
     await header.getByText('More').click();
     const more = header.getByRole('navigation', { name: 'Main menu' }).locator('.dropdown-content');
+    await more.getByRole('link', { name: 'Settings' }).waitFor();
     expect((await more.locator('li').allInnerTexts()).map((t) => t.trim())).toEqual([
       'Settings',
       'Support',
