@@ -133,20 +133,35 @@ describe('CaptionTracker', () => {
   it('keeps the longer text through a brief shrink and takes a shrink that lasts', () => {
     const t = setup();
     const a = {};
-    t.tracker.update([block(a, 'Alice', 'We should ship the the release')]);
+    t.tracker.update([block(a, 'Alice', 'We should ship the release today')]);
     t.advance(50);
     t.tracker.update([block(a, 'Alice', 'We should ship')]);
     t.advance(50);
-    t.tracker.update([block(a, 'Alice', 'We should ship the the release')]);
-    expect(t.events.map((e) => e.text)).toEqual(['We should ship the the release']);
+    t.tracker.update([block(a, 'Alice', 'We should ship the release today')]);
+    expect(t.events.map((e) => e.text)).toEqual(['We should ship the release today']);
 
     t.tracker.update([block(a, 'Alice', 'We should ship the release')]);
     t.advance(999);
     t.tracker.tick();
-    expect(t.events.at(-1)?.text).toBe('We should ship the the release');
+    expect(t.events.at(-1)?.text).toBe('We should ship the release today');
     t.advance(1);
     t.tracker.tick();
     expect(t.events.at(-1)).toMatchObject({ text: 'We should ship the release', revision: 1 });
+  });
+
+  it('takes a shorter rewrite with other words at once: recognition corrected itself', () => {
+    const t = setup();
+    const a = {};
+    const b = {};
+    t.tracker.update([block(a, 'Alice', 'It has to the fashion.')]);
+    t.advance(25);
+    t.tracker.update([block(a, 'Alice', 'It has to be fashion.')]);
+    expect(t.events.at(-1)).toMatchObject({ text: 'It has to be fashion.', revision: 1 });
+    // The block leaves before any settle time: what it showed last is what is stored.
+    t.tracker.update([block(b, 'Bob', 'Yeah.')]);
+    t.advance(400);
+    t.tracker.tick();
+    expect(t.latest().find((l) => l.captionId === 'p-1')).toMatchObject({ text: 'It has to be fashion.', final: true });
   });
 
   it('treats a sudden large shrink as a new line and drops the words Meet kept from the old one', () => {

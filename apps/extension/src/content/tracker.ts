@@ -25,7 +25,7 @@ export interface TrackerOptions {
   removedGraceMs?: number;
   /** A shrink of at least this many characters is Meet cutting a long monologue: a new line starts. */
   largeShrinkChars?: number;
-  /** A smaller shrink is only taken once it has lasted this long (Meet shrinks briefly while refining). */
+  /** Words dropped from the end are only taken once gone this long (Meet shrinks briefly while refining). */
   shrinkSettleMs?: number;
 }
 
@@ -246,8 +246,9 @@ export class CaptionTracker {
       block.overlap = overlapPrefix(line.text, text);
       line = this.newLine(block, speaker, snapshot.avatar, text.slice(block.overlap.length).trim(), now);
       block.line = line;
-    } else if (text.length < line.text.length) {
-      // Keep the longer text unless the shrink lasts (settle() takes it then).
+    } else if (text.length < line.text.length && startsWithWords(line.text, text)) {
+      // Words dropped from the end: keep the longer text unless the shrink lasts (settle() takes it then).
+      // A shorter text with other words is recognition correcting itself and is taken like any rewrite.
       if (line.shorter?.text !== text) line.shorter = { text, since: now };
     } else {
       line.shorter = undefined;
