@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -75,15 +77,29 @@ export async function buildApp(deps: AppDeps, options: { webDist?: string | null
     childLoggerFactory: lazyChildLogger,
   });
 
-  // `forceCloseConnections: 'idle'` closes the connections idle when close() begins, once. A response
-  // still being written then leaves a keep-alive connection behind that would hold close() for the
-  // keep-alive timeout (72 s), so once closing, each connection ends as its response finishes.
+  // Closing must not wait on connections that have no response to finish: Node's close() leaves
+  // keep-alive connections open that were idle when it began (forceCloseConnections: 'idle' runs once),
+  // and those opened without a request yet (which a client's pool may open and hold for its keep-alive
+  // timeout, 70 s after Fastify's hint). So when closing begins, each connection without a response in
+  // progress is closed, as Node closes idle ones, and the others end as their response finishes.
+  const connections = new Set<Socket>();
+  const responding = new Set<Socket>();
   let closing = false;
+  app.server.on('connection', (socket: Socket) => {
+    connections.add(socket);
+    socket.once('close', () => connections.delete(socket));
+  });
+  app.server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    const socket = request.socket;
+    responding.add(socket);
+    response.once('close', () => {
+      responding.delete(socket);
+      if (closing) socket.end();
+    });
+  });
   app.addHook('preClose', async () => {
     closing = true;
-  });
-  app.addHook('onResponse', async (request) => {
-    if (closing) request.raw.socket?.end();
+    for (const socket of connections) if (!responding.has(socket)) socket.destroy();
   });
 
   // Clients send `Content-Type: application/json` on every call, also on GET and DELETE with no body.

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
+import net from 'node:net';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -38,4 +39,18 @@ it('closes without waiting out the keep-alive timeout of a response that finishe
   // Before, the connection went idle after close() had closed the idle ones, and close() waited 72 s.
   expect((await closed) - finished).toBeLessThan(5_000);
   agent.destroy();
+}, 30_000);
+
+it('closes at once a connection a client opened and has sent no request on', async () => {
+  const app = await startTestApp({});
+  // A client's pool may open a connection ahead of a request it then sends elsewhere, and hold it for
+  // its keep-alive timeout; Node counts it as active (awaiting headers), so close() alone waited for it.
+  const socket = net.connect(Number(new URL(app.url).port), '127.0.0.1');
+  await new Promise((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+  socket.on('error', () => {});
+  const ended = new Promise((resolve) => socket.once('close', resolve));
+  const began = Date.now();
+  await app.close();
+  await ended;
+  expect(Date.now() - began).toBeLessThan(5_000);
 }, 30_000);
