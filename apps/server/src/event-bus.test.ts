@@ -19,7 +19,7 @@ describe('event bus', () => {
     await bus.close();
   });
 
-  it('stops a listener when asked, and a subscription when its signal aborts', async () => {
+  it('stops a listener when asked', async () => {
     const bus = new EventBus();
     await bus.start();
     const got: string[] = [];
@@ -28,20 +28,6 @@ describe('event bus', () => {
     stop();
     bus.emit('meeting.changed', changed('u1', 'b'));
     expect(got).toEqual(['a']);
-
-    const abort = new AbortController();
-    const received: string[] = [];
-    const reading = (async () => {
-      for await (const event of bus.subscribe('meeting.changed', 'u1', abort.signal)) {
-        received.push(event.meetingId);
-        if (received.length === 2) abort.abort();
-      }
-    })();
-    bus.emit('meeting.changed', changed('u1', 'c'));
-    bus.emit('meeting.changed', changed('u2', 'x'));
-    bus.emit('meeting.changed', changed('u1', 'd'));
-    await reading;
-    expect(received).toEqual(['c', 'd']);
     await bus.close();
   });
 });

@@ -102,33 +102,6 @@ export class EventBus {
     };
   }
 
-  /** Async iterator of the events `name` of `key`, ended by the signal (a tRPC subscription's abort signal). */
-  async *subscribe<K extends EventName>(name: K, key: string, signal?: AbortSignal): AsyncGenerator<EventMap[K]> {
-    if (signal?.aborted) return;
-    const queue: EventMap[K][] = [];
-    let wake: (() => void) | null = null;
-    const stop = this.listen(name, key, (payload) => {
-      queue.push(payload);
-      wake?.();
-    });
-    const onAbort = () => wake?.();
-    signal?.addEventListener('abort', onAbort, { once: true });
-    try {
-      while (!signal?.aborted) {
-        const next = queue.shift();
-        if (next !== undefined) {
-          yield next;
-          continue;
-        }
-        await new Promise<void>((resolve) => (wake = resolve));
-        wake = null;
-      }
-    } finally {
-      stop();
-      signal?.removeEventListener('abort', onAbort);
-    }
-  }
-
   private dispatch(event: BusEvent): void {
     const key = (routingKeys[event.name] as (payload: unknown) => string)(event.payload);
     for (const slot of [`${event.name}\u0000${key}`, `${event.name}\u0000`]) {

@@ -12,7 +12,7 @@ import {
 } from '@mbox/shared';
 import { authedProcedure, premiumProcedure, router } from '../../trpc/trpc.js';
 import { encryptMeeting } from '../message/service.js';
-import { deleteMeeting, getMeeting, getMeetingEvents, getMeetingMessages, listMeetingGroups, listMeetings, watchLines, watchMeetings } from './service.js';
+import { deleteMeeting, getMeeting, getMeetingEvents, getMeetingMessages, listMeetingGroups, listMeetings, feedLines, feedMeetingChanges } from './service.js';
 
 const tags = ['meetings'];
 const idInput = z.strictObject({ id: meetingIdSchema });
@@ -88,9 +88,9 @@ export const meetingRouter = router({
 
   onLines: authedProcedure
     .input(z.strictObject({ meetingId: meetingIdSchema }))
-    .subscription(({ ctx, input, signal }) => watchLines(ctx.deps, ctx.user.id, input.meetingId, signal)),
+    .subscription(({ ctx, input, signal }) => feedLines(ctx.deps, ctx.user.id, input.meetingId, signal)),
 
   onChanged: authedProcedure
     .input(z.void())
-    .subscription(({ ctx, signal }) => watchMeetings(ctx.deps, ctx.user.id, signal)),
+    .subscription(({ ctx, signal }) => feedMeetingChanges(ctx.deps, ctx.user.id, signal)),
 });

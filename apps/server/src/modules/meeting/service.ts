@@ -16,6 +16,7 @@ import {
 import { DecryptionError, UNREADABLE_TEXT, decryptText, loadDataKey, messageContext, openMessages } from '../../crypto/encryption.js';
 import { hotRows } from '../../db/hot-rows.js';
 import type { AppDeps } from '../../deps.js';
+import { LiveFeed, untilAborted } from '../../events/live-feed.js';
 import { Prisma, type Meeting, type Message } from '../../generated/prisma/client.js';
 
 /**
@@ -398,38 +399,59 @@ function lineOpener(deps: AppDeps, userId: string, meetingId: string): (line: Me
 }
 
 /**
- * Streams new and updated lines of one meeting until the client leaves or the server stops. Events
- * carry the changed rows, so nothing is read per event; only one naming its lines (too large to carry
- * them) is read from the database.
+ * New and updated lines of one meeting, to its owner, until the client leaves or the server stops.
+ * Events carry the changed rows, so nothing is read per event; only one naming its lines (too large to
+ * carry them) is read from the database. Lines are handed over as their event is dispatched; those
+ * that need work first (a sealed text, a read) and any after them wait their turn, so order holds.
  */
-export async function* watchLines(
-  deps: AppDeps,
-  userId: string,
-  meetingId: string,
-  signal: AbortSignal | undefined,
-): AsyncGenerator<MessageDto> {
-  await findOwnMeeting(deps, userId, meetingId);
-  const stop = AbortSignal.any([deps.shutdown, ...(signal ? [signal] : [])]);
-  const open = lineOpener(deps, userId, meetingId);
-  for await (const event of deps.events.subscribe('meeting.lines', meetingId, stop)) {
-    if (event.userId !== userId) continue;
-    if ('lines' in event) {
-      for (const line of event.lines) yield await open(line);
-      continue;
+export function feedLines(deps: AppDeps, userId: string, meetingId: string, signal: AbortSignal | undefined): LiveFeed<MessageDto> {
+  return new LiveFeed(async (deliver, stop) => {
+    await findOwnMeeting(deps, userId, meetingId);
+    const open = lineOpener(deps, userId, meetingId);
+    let backlog: Promise<void> | null = null;
+    let fail: (error: unknown) => void = () => {};
+    const failed = new Promise<never>((_resolve, reject) => (fail = reject));
+    const unlisten = deps.events.listen('meeting.lines', meetingId, (event) => {
+      if (event.userId !== userId) return;
+      if (!backlog && 'lines' in event && event.lines.every((line) => !line.encrypted)) {
+        for (const line of event.lines) deliver(line);
+        return;
+      }
+      const work = async () => {
+        const lines =
+          'lines' in event
+            ? await Promise.all(event.lines.map(open))
+            : (await openMessages(deps, userId, await deps.db.message.findMany({ where: { id: { in: event.messageIds }, meetingId }, orderBy: messageOrder }))).map(toMessageDto);
+        if (!stop.aborted) for (const line of lines) deliver(line);
+      };
+      const queued: Promise<void> = (backlog ?? Promise.resolve()).then(work).then(
+        () => {
+          if (backlog === queued) backlog = null;
+        },
+        fail,
+      );
+      backlog = queued;
+    });
+    try {
+      await Promise.race([untilAborted(AbortSignal.any([deps.shutdown, stop])), failed]);
+    } finally {
+      unlisten();
     }
-    const messages = await deps.db.message.findMany({ where: { id: { in: event.messageIds }, meetingId }, orderBy: messageOrder });
-    for (const message of await openMessages(deps, userId, messages)) yield toMessageDto(message);
-  }
+  }, signal ?? deps.shutdown);
 }
 
-/** Streams the user's meeting changes (created, renamed, finished, deleted) until the client leaves or the server stops. */
-export async function* watchMeetings(
+/** The user's meeting changes (created, renamed, finished, deleted), until the client leaves or the server stops. */
+export function feedMeetingChanges(
   deps: AppDeps,
   userId: string,
   signal: AbortSignal | undefined,
-): AsyncGenerator<{ meetingId: string; kind: 'created' | 'updated' | 'finished' | 'deleted' }> {
-  const stop = AbortSignal.any([deps.shutdown, ...(signal ? [signal] : [])]);
-  for await (const event of deps.events.subscribe('meeting.changed', userId, stop)) {
-    yield { meetingId: event.meetingId, kind: event.kind };
-  }
+): LiveFeed<{ meetingId: string; kind: 'created' | 'updated' | 'finished' | 'deleted' }> {
+  return new LiveFeed(async (deliver, stop) => {
+    const unlisten = deps.events.listen('meeting.changed', userId, (event) => deliver({ meetingId: event.meetingId, kind: event.kind }));
+    try {
+      await untilAborted(AbortSignal.any([deps.shutdown, stop]));
+    } finally {
+      unlisten();
+    }
+  }, signal ?? deps.shutdown);
 }
