@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { meetingGroupsInputSchema } from '@mbox/shared';
 import type { AppDeps } from '../../deps.js';
 import { registerDirectRoute } from '../../trpc/direct-route.js';
+import { registerDirectSubscription } from '../../trpc/direct-subscription.js';
 import { authedProcedure, createCallerFactory, router } from '../../trpc/trpc.js';
 import { meetingRouter } from './router.js';
 import { listMeetingGroupsJson } from './service.js';
@@ -26,6 +27,9 @@ const createMeetingCaller = createCallerFactory(meetingRouter);
  *   it again. tRPC's meeting.grouped still checks it.
  * - `GET /v1/meeting/{id}/messages`, a transcript page (what an API client reads a meeting by): the
  *   facade's WHATWG Request, URL, abort signal and path matching were about a third of a page's CPU.
+ *
+ * and its two subscriptions, held open as long as a meeting (meeting.onLines) or the app
+ * (meeting.onChanged) is open, as direct SSE routes (registerDirectSubscription).
  */
 export function registerMeetingRoutes(app: App, deps: AppDeps): void {
   registerDirectRoute(app, deps, {
@@ -40,5 +44,15 @@ export function registerMeetingRoutes(app: App, deps: AppDeps): void {
     procedure: 'messages',
     path: 'meeting.messages',
     call: (ctx, input) => createMeetingCaller(ctx).messages(input as never),
+  });
+  registerDirectSubscription(app, deps, {
+    router: meetingRouter,
+    path: 'meeting.onLines',
+    call: (ctx, input, signal) => createMeetingCaller(ctx, { signal }).onLines(input as never),
+  });
+  registerDirectSubscription(app, deps, {
+    router: meetingRouter,
+    path: 'meeting.onChanged',
+    call: (ctx, input, signal) => createMeetingCaller(ctx, { signal }).onChanged(input as never),
   });
 }
