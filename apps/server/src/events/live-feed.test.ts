@@ -27,6 +27,15 @@ function drivenSource() {
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
+/** A feed over a driven source, read as an async iterable; the first read is waiting once it resolves. */
+async function reading() {
+  const driven = drivenSource();
+  const iterator = new LiveFeed(driven.source, new AbortController().signal)[Symbol.asyncIterator]();
+  const first = iterator.next();
+  await tick();
+  return { driven, iterator, first };
+}
+
 describe('LiveFeed', () => {
   it('hands each value to follow() as the source delivers it, until the source ends', async () => {
     const driven = drivenSource();
@@ -41,11 +50,7 @@ describe('LiveFeed', () => {
   });
 
   it('reads as an async iterable: values queued in order while the reader is busy', async () => {
-    const driven = drivenSource();
-    const feed = new LiveFeed(driven.source, new AbortController().signal);
-    const iterator = feed[Symbol.asyncIterator]();
-    const first = iterator.next();
-    await tick();
+    const { driven, iterator, first } = await reading();
     driven.push(1);
     driven.push(2);
     driven.push(3);
@@ -58,11 +63,7 @@ describe('LiveFeed', () => {
   });
 
   it("rethrows the source's failure to the reader after the values delivered before it", async () => {
-    const driven = drivenSource();
-    const feed = new LiveFeed(driven.source, new AbortController().signal);
-    const iterator = feed[Symbol.asyncIterator]();
-    const first = iterator.next();
-    await tick();
+    const { driven, iterator, first } = await reading();
     driven.push(7);
     driven.fail(new Error('listener lost'));
     expect(await first).toEqual({ value: 7, done: false });
@@ -70,11 +71,7 @@ describe('LiveFeed', () => {
   });
 
   it('stops the source when the reader leaves early', async () => {
-    const driven = drivenSource();
-    const feed = new LiveFeed(driven.source, new AbortController().signal);
-    const iterator = feed[Symbol.asyncIterator]();
-    const first = iterator.next();
-    await tick();
+    const { driven, iterator, first } = await reading();
     driven.push(1);
     await first;
     expect(driven.signals[0]?.aborted).toBe(false);
