@@ -1,6 +1,7 @@
 import { request, type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from '../test/app.js';
+import { captionLine } from '../test/fixtures.js';
 import { MAX_UNSENT_EVENT_BYTES } from './direct-subscription.js';
 
 const START = Date.UTC(2026, 10, 20, 15, 0);
@@ -50,14 +51,7 @@ describe('subscriptions served as direct SSE routes (tRPC wire format)', () => {
       token,
       body: {
         meeting: { sessionId: 'direct-sse', meetCode: 'abc-defg-hij', startedAt: START },
-        lines: Array.from({ length: count }, (_, k) => ({
-          captionId: `c${from + k}`,
-          revision: 0,
-          speaker: 'Ana',
-          text: text(from + k),
-          spokenAt: START + (from + k) * 1000,
-          final: true,
-        })),
+        lines: Array.from({ length: count }, (_, k) => captionLine(START, `c${from + k}`, 0, text(from + k))),
       },
     });
     expect(status).toBe(200);
