@@ -7,9 +7,11 @@ function drivenSource() {
   let finish: (() => void) | null = null;
   let fail: ((error: unknown) => void) | null = null;
   const signals: AbortSignal[] = [];
-  const source: FollowSource<number> = (next, signal) => {
+  let listening: (() => void) | null = null;
+  const source: FollowSource<number> = (next, signal, ready) => {
     deliver = next;
     signals.push(signal);
+    listening = ready;
     return new Promise<void>((resolve, reject) => {
       finish = resolve;
       fail = reject;
@@ -20,6 +22,7 @@ function drivenSource() {
     source,
     signals,
     push: (value: number) => deliver?.(value),
+    listen: () => listening?.(),
     end: () => finish?.(),
     fail: (error: unknown) => fail?.(error),
   };
@@ -37,11 +40,18 @@ async function reading() {
 }
 
 describe('LiveFeed', () => {
-  it('hands each value to follow() as the source delivers it, until the source ends', async () => {
+  it('tells follow() when the source listens, then hands over each value as it is delivered, until the source ends', async () => {
     const driven = drivenSource();
     const feed = new LiveFeed(driven.source, new AbortController().signal);
     const seen: number[] = [];
-    const followed = feed.follow((value) => seen.push(value));
+    let listening = false;
+    const followed = feed.follow(
+      (value) => seen.push(value),
+      () => (listening = true),
+    );
+    expect(listening).toBe(false);
+    driven.listen();
+    expect(listening).toBe(true);
     driven.push(1);
     driven.push(2);
     expect(seen).toEqual([1, 2]);
@@ -83,7 +93,10 @@ describe('LiveFeed', () => {
     const driven = drivenSource();
     const stop = new AbortController();
     const feed = new LiveFeed(driven.source, stop.signal);
-    const followed = feed.follow(() => {});
+    const followed = feed.follow(
+      () => {},
+      () => {},
+    );
     const iterator = feed[Symbol.asyncIterator]();
     const next = iterator.next();
     await tick();

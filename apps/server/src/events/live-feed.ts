@@ -1,8 +1,9 @@
 /**
  * Delivers a source's values to `deliver` until `signal` aborts, then resolves; rejects when the source
- * fails (its subscriber is told, and the feed ends).
+ * fails (its subscriber is told, and the feed ends). It calls `listening` once it can miss no value: a
+ * client told so then reads what came before without a gap.
  */
-export type FollowSource<T> = (deliver: (value: T) => void, signal: AbortSignal) => Promise<void>;
+export type FollowSource<T> = (deliver: (value: T) => void, signal: AbortSignal, listening: () => void) => Promise<void>;
 
 /**
  * What a subscription answers: values pushed by a source, read either way.
@@ -17,8 +18,8 @@ export class LiveFeed<T> implements AsyncIterable<T> {
     private readonly signal: AbortSignal,
   ) {}
 
-  follow(deliver: (value: T) => void): Promise<void> {
-    return this.source(deliver, this.signal);
+  follow(deliver: (value: T) => void, listening: () => void): Promise<void> {
+    return this.source(deliver, this.signal, listening);
   }
 
   async *[Symbol.asyncIterator](): AsyncGenerator<T> {
@@ -37,6 +38,8 @@ export class LiveFeed<T> implements AsyncIterable<T> {
         wake?.();
       },
       stop.signal,
+      // tRPC tells its client it is connected before it reads.
+      () => {},
     ).then(
       () => {
         ended = true;

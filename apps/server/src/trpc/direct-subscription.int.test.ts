@@ -1,4 +1,5 @@
 import { request, type IncomingMessage } from 'node:http';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from '../test/app.js';
 import { captionLine } from '../test/fixtures.js';
@@ -32,6 +33,25 @@ function open(url: string, token?: string): Promise<IncomingMessage> {
     request(url, { headers }, resolve).on('error', reject).end();
   });
 }
+
+/** Gathers a response's text as it arrives; `until` waits until it shows what is asked. */
+function gather(response: IncomingMessage) {
+  response.setEncoding('utf8');
+  let text = '';
+  let wake: (() => void) | null = null;
+  response.on('data', (chunk: string) => {
+    text += chunk;
+    wake?.();
+  });
+  return {
+    text: () => text,
+    until: async (seen: (text: string) => boolean) => {
+      while (!seen(text)) await new Promise<void>((resolve) => (wake = resolve));
+    },
+  };
+}
+
+const valuesIn = (text: string) => parseEvents(text).filter((e) => e.event === null);
 
 /** Reads a response to its end. */
 async function readAll(response: IncomingMessage): Promise<string> {
@@ -112,27 +132,52 @@ describe('subscriptions served as direct SSE routes (tRPC wire format)', () => {
 
   it('sends each line as a data event while the response stays open, and stops listening when the client leaves', async () => {
     const response = await open(linesUrl(JSON.stringify({ meetingId: meetingKey })), token);
-    response.setEncoding('utf8');
-    let text = '';
-    let wake: (() => void) | null = null;
-    response.on('data', (chunk: string) => {
-      text += chunk;
-      wake?.();
-    });
-    const until = async (seen: () => boolean) => {
-      while (!seen()) await new Promise<void>((resolve) => (wake = resolve));
-    };
-    await until(() => text.includes('event: connected'));
+    const stream = gather(response);
+    await stream.until((text) => text.includes('event: connected'));
     expect(listening).toBe(1);
     await postLines(1, 2, (n) => `line ${n}`);
-    await until(() => parseEvents(text).filter((e) => e.event === null).length === 2);
-    const values = parseEvents(text)
-      .filter((e) => e.event === null)
-      .map((e) => JSON.parse(e.data) as { captionId: string; text: string });
+    await stream.until((text) => valuesIn(text).length === 2);
+    const values = valuesIn(stream.text()).map((e) => JSON.parse(e.data) as { captionId: string; text: string });
     expect(values.map((v) => [v.captionId, v.text])).toEqual([
       ['c1', 'line 1'],
       ['c2', 'line 2'],
     ]);
+    response.destroy();
+    await expect.poll(() => listening).toBe(0);
+  });
+
+  it('sends connected only once the feed listens, so a client that then reads the lines before it misses none', async (context) => {
+    if (!app.db.url) context.skip();
+    // The feed checks the meeting is the caller's before it listens; a lock on the table holds that read.
+    const locker = new pg.Client({ connectionString: app.db.url! });
+    await locker.connect();
+    let opened: Promise<{ response: IncomingMessage; stream: ReturnType<typeof gather> }>;
+    try {
+      await locker.query('BEGIN');
+      await locker.query('LOCK TABLE "Meeting" IN ACCESS EXCLUSIVE MODE');
+      const early: { stream?: ReturnType<typeof gather> } = {};
+      opened = open(linesUrl(JSON.stringify({ meetingId: meetingKey })), token).then((response) => {
+        early.stream = gather(response);
+        return { response, stream: early.stream };
+      });
+      // Closed also when an assertion fails, so the next test starts with no subscriber.
+      context.onTestFinished(() => void opened.then(({ response }) => response.destroy()));
+      const waiting = async () =>
+        (await locker.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_locks WHERE relation = '"Meeting"'::regclass AND NOT granted`)).rows[0]!.n;
+      await expect.poll(waiting).toBe(1);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(listening).toBe(0);
+      expect(early.stream?.text() ?? '').not.toContain('event: connected');
+    } finally {
+      await locker.query('COMMIT');
+      await locker.end();
+    }
+    const { response, stream } = await opened;
+    await stream.until((text) => text.includes('event: connected'));
+    expect(listening).toBe(1);
+    await postLines(5, 1, (n) => `line ${n}`);
+    await stream.until((text) => valuesIn(text).length === 1);
+    expect((JSON.parse(valuesIn(stream.text())[0]!.data) as { captionId: string }).captionId).toBe('c5');
     response.destroy();
     await expect.poll(() => listening).toBe(0);
   });

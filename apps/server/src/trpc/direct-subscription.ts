@@ -37,11 +37,11 @@ export interface DirectSubscription<TRouter extends AnyRouter> {
  * collections stall the server (docs/performance.md). Here the procedure's LiveFeed hands each value to
  * a callback that writes its event to the response at once.
  *
- * The wire is tRPC's, so the web app's httpSubscriptionLink reads it unchanged: `connected`, then each
- * value as `data:`, `return` when the feed ends, and a failure (sign-in, input, not found) as
- * `serialized-error` carrying the formatter's shape, all with status 200. Other methods still reach
- * tRPC, which refuses them; the app-wide hooks (Host and Origin guards, security headers, cookies)
- * apply as to every route.
+ * The wire is tRPC's, so the web app's httpSubscriptionLink reads it unchanged: `connected` (once the
+ * feed listens), then each value as `data:`, `return` when the feed ends, and a failure (sign-in,
+ * input, not found) as `serialized-error` carrying the formatter's shape, all with status 200. Other
+ * methods still reach tRPC, which refuses them; the app-wide hooks (Host and Origin guards, security
+ * headers, cookies) apply as to every route.
  */
 export function registerDirectSubscription<TRouter extends AnyRouter>(app: App, deps: AppDeps, route: DirectSubscription<TRouter>): void {
   app.get(`/trpc/${route.path}`, { compress: false }, async (request: FastifyRequest, reply: FastifyReply) => {
@@ -82,17 +82,27 @@ export function registerDirectSubscription<TRouter extends AnyRouter>(app: App, 
     const end = () => {
       if (!left.signal.aborted) events.push(null);
     };
-    send('connected', '{}');
+    // The web app reads what came before once told it is connected, so that waits until the feed listens.
+    let connected = false;
+    const connect = () => {
+      if (!connected) send('connected', '{}');
+      connected = true;
+    };
     if (feed) {
-      feed.follow((value) => send(null, JSON.stringify(value))).then(
-        () => send('return', ''),
+      feed.follow((value) => send(null, JSON.stringify(value)), connect).then(
+        () => {
+          connect();
+          send('return', '');
+        },
         (cause: unknown) => {
           // Failures of the call itself were logged by the procedure ladder; these came after it.
           if (getTRPCErrorFromUnknown(cause).code === 'INTERNAL_SERVER_ERROR') request.log.error({ err: cause, path: route.path }, 'subscription failed');
+          connect();
           send('serialized-error', JSON.stringify(errorShape(cause)));
         },
       ).finally(end);
     } else {
+      connect();
       send('serialized-error', JSON.stringify(errorShape(refusal)));
       end();
     }

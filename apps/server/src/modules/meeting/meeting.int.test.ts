@@ -54,10 +54,14 @@ describe('meetings', () => {
   it('streams new and updated lines live to the owner over tRPC', async () => {
     const received: Message[] = [];
     const client = app.trpc(ana);
+    // Told it is connected only once the server listens, the client misses nothing posted after.
+    let started = () => {};
+    const connected = new Promise<void>((resolve) => (started = resolve));
     const done = new Promise<void>((resolve, reject) => {
       const sub = client.meeting.onLines.subscribe(
         { meetingId: keys[2]! },
         {
+          onStarted: () => started(),
           onData: (message) => {
             received.push(message);
             if (received.length === 2) {
@@ -69,7 +73,7 @@ describe('meetings', () => {
         },
       );
     });
-    await new Promise((r) => setTimeout(r, 300));
+    await connected;
     const startedAt = day(20);
     const send = (revision: number, text: string) =>
       app.rest('POST', '/v1/transcript/lines', {

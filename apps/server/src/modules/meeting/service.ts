@@ -405,7 +405,7 @@ function lineOpener(deps: AppDeps, userId: string, meetingId: string): (line: Me
  * that need work first (a sealed text, a read) and any after them wait their turn, so order holds.
  */
 export function feedLines(deps: AppDeps, userId: string, meetingId: string, signal: AbortSignal | undefined): LiveFeed<MessageDto> {
-  return new LiveFeed(async (deliver, stop) => {
+  return new LiveFeed(async (deliver, stop, listening) => {
     await findOwnMeeting(deps, userId, meetingId);
     const open = lineOpener(deps, userId, meetingId);
     let backlog: Promise<void> | null = null;
@@ -432,6 +432,7 @@ export function feedLines(deps: AppDeps, userId: string, meetingId: string, sign
       );
       backlog = queued;
     });
+    listening();
     try {
       await Promise.race([untilAborted(AbortSignal.any([deps.shutdown, stop])), failed]);
     } finally {
@@ -446,8 +447,9 @@ export function feedMeetingChanges(
   userId: string,
   signal: AbortSignal | undefined,
 ): LiveFeed<{ meetingId: string; kind: 'created' | 'updated' | 'finished' | 'deleted' }> {
-  return new LiveFeed(async (deliver, stop) => {
+  return new LiveFeed(async (deliver, stop, listening) => {
     const unlisten = deps.events.listen('meeting.changed', userId, (event) => deliver({ meetingId: event.meetingId, kind: event.kind }));
+    listening();
     try {
       await untilAborted(AbortSignal.any([deps.shutdown, stop]));
     } finally {
