@@ -2,6 +2,10 @@
 export interface TranscriptTurn {
   speaker: string;
   text: string;
+  /** The Message id of a meeting line (absent for documents): what a citation of this turn opens. */
+  id?: string;
+  /** When the line was spoken, epoch ms (absent for documents). */
+  spokenAt?: number;
 }
 
 /** Basic users get the basic model, premium users the advanced one. */

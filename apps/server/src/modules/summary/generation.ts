@@ -87,7 +87,7 @@ async function loadTranscript(
   return {
     transcript: messages
       .filter((m) => m.text !== UNREADABLE_TEXT && m.text.trim() !== '')
-      .map((m) => ({ speaker: m.user, text: m.text })),
+      .map((m) => ({ speaker: m.user, text: m.text, id: m.id, spokenAt: m.spokenAt.getTime() })),
     sealed: meeting.encrypted || rows.some((m) => m.encrypted),
   };
 }
