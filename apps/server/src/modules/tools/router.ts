@@ -6,7 +6,7 @@ import {
   youTubeInfoSchema,
 } from '@mbox/shared';
 import { authedProcedure, publicProcedure, router } from '../../trpc/trpc.js';
-import { streamSummarize, summarize, summarizerQuota, youTubeInfo } from './service.js';
+import { streamSummarize, summarize, visitorSummarizerQuota, youTubeInfo } from './service.js';
 
 const tags = ['tools'];
 const limits =
@@ -26,7 +26,6 @@ export const toolsRouter = router({
       },
     })
     .input(summarizeInputSchema)
-    .use(summarizerQuota)
     .output(summarizeOutputSchema)
     .mutation(({ ctx, input }) => summarize(ctx.deps, ctx, 'summary', input)),
 
@@ -42,7 +41,6 @@ export const toolsRouter = router({
       },
     })
     .input(summarizeInputSchema)
-    .use(summarizerQuota)
     .output(summarizeOutputSchema)
     .mutation(({ ctx, input }) => summarize(ctx.deps, ctx, 'youtube', input)),
 
@@ -72,7 +70,7 @@ export const toolsRouter = router({
       },
     })
     .input(summarizeInputSchema)
-    .use(summarizerQuota)
+    .use(visitorSummarizerQuota)
     .output(summarizeOutputSchema)
     .mutation(({ ctx, input }) => summarize(ctx.deps, ctx, 'summary', input)),
 
@@ -88,7 +86,7 @@ export const toolsRouter = router({
       },
     })
     .input(summarizeInputSchema)
-    .use(summarizerQuota)
+    .use(visitorSummarizerQuota)
     .output(summarizeOutputSchema)
     .mutation(({ ctx, input }) => summarize(ctx.deps, ctx, 'youtube', input)),
 
