@@ -10,7 +10,8 @@ import { streamSummarize, summarize, visitorSummarizerQuota, youTubeInfo } from 
 
 const tags = ['tools'];
 const limits =
-  'At most 10 a day per account (Basic) or per client address (public); premium is unlimited. ' +
+  "At most 10 a day per account (Basic; counted when an LLM writes them, and within the account's daily LLM token budget) " +
+  'or per client address (public); premium is unlimited. ' +
   'Bursts are limited per client address (RATE_LIMIT_SUMMARIZER, default 20 a minute): 429 with Retry-After.';
 
 export const toolsRouter = router({
