@@ -99,18 +99,19 @@ describe('AI metering with an OpenAI-compatible LLM', () => {
     const token = await app.signIn(email);
     const before = llm.requests.length;
     const meetings: string[] = [];
+    const recapsSettled = async () => {
+      const { recaps } = await app.trpc(token).recap.list.query({});
+      return recaps.filter((r) => meetings.includes(r.meetingId) && ['sent', 'skipped', 'failed'].includes(r.status));
+    };
+    // One after the other, as a day of meetings goes: each recap is written before the next meeting ends.
     for (let i = 0; i < 12; i++) {
       const { meetingKey } = await seedMeeting(app, token, `recap-${i}`, small);
       const finishedAt = Date.UTC(2026, 10, 20, 15, 30);
       const ended = await app.rest('POST', '/v1/transcript/end', { token, body: { sessionId: `recap-${i}`, finishedAt } });
       expect(ended.status, JSON.stringify(ended.body)).toBe(200);
       meetings.push(meetingKey);
+      await expect.poll(async () => (await recapsSettled()).length, { timeout: 20_000, interval: 200 }).toBe(i + 1);
     }
-    const recapsSettled = async () => {
-      const { recaps } = await app.trpc(token).recap.list.query({});
-      return recaps.filter((r) => meetings.includes(r.meetingId) && ['sent', 'skipped', 'failed'].includes(r.status));
-    };
-    await expect.poll(async () => (await recapsSettled()).length, { timeout: 60_000, interval: 250 }).toBe(12);
     const recaps = await recapsSettled();
     expect(recaps.filter((r) => r.status === 'sent' && r.kind === 'summary')).toHaveLength(10);
     // The other two were refused before anything ran: no summary, the reason in the outbox.
