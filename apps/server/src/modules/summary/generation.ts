@@ -46,7 +46,7 @@ function fieldError(field: string, message: string, input: unknown): Error {
   return new TRPCError({ code: 'BAD_REQUEST', message, cause: new ZodRealError([{ code: 'custom', path: [field], message, input }]) });
 }
 
-/** Custom questions are premium (spec §6); checked before the daily allowance is touched. */
+/** Custom questions are premium; checked before the daily allowance is touched. */
 function assertPromptAllowed(user: AuthUser, promptKey: PromptKey): void {
   if (promptKey === 'custom' && !isPremiumActive(user)) throw new TRPCError({ code: 'FORBIDDEN', message: CUSTOM_PROMPT_PREMIUM });
 }
