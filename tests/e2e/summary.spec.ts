@@ -10,7 +10,7 @@ import {
   SUMMARY_UNAVAILABLE_MESSAGE,
   TOAST_DURATION_MS,
 } from '@mbox/shared';
-import { AI_GENERATION_KIND } from '../../apps/server/src/modules/summary/quota.js';
+import { AI_GENERATION_KIND } from '../../apps/server/src/modules/ai-usage/service.js';
 import type { TestApp } from '../../apps/server/src/test/app.js';
 import { makePremium, seedMeeting, type SeedLine } from '../../apps/server/src/test/fixtures.js';
 import { startOpenAiTestServer, type ChatCompletionBody, type OpenAiTestServer } from '../../apps/server/src/test/openai-server.js';
@@ -195,23 +195,17 @@ describe('summary panel with the offline engine', () => {
     }
   });
 
-  it("toasts 'Daily limit reached' when the daily quota is used up, and the toast clears", async () => {
-    const email = 'quota@example.com';
-    const { context, page } = await open(email, turns, 'quota-es2004a');
+  it('shows no count and never refuses a free user: offline generations are not counted', async () => {
+    const email = 'offline-quota@example.com';
+    const { context, page } = await open(email, turns, 'offline-quota-es2004a');
     try {
       const user = await app.deps.db.user.findUniqueOrThrow({ where: { email } });
-      const day = usageDay();
-      await app.deps.db.dailyUsage.upsert({
-        where: { subject_day_kind: { subject: user.id, day, kind: AI_GENERATION_KIND } },
-        create: { subject: user.id, day, kind: AI_GENERATION_KIND, count: 10 },
-        update: { count: 10 },
-      });
+      await app.deps.db.dailyUsage.create({ data: { subject: user.id, day: usageDay(), kind: AI_GENERATION_KIND, count: 10 } });
       await panelReady(page);
       await promptPicker(page).selectOption({ label: 'Main topics' });
-      await toast(page, DAILY_LIMIT_REACHED).waitFor();
-      // Nothing was generated: the Generate button is back for another try.
-      await panel(page).getByRole('button', { name: 'Generate' }).waitFor();
-      await toast(page, DAILY_LIMIT_REACHED).waitFor({ state: 'detached', timeout: TOAST_DURATION_MS + 3000 });
+      await summaryText(page).waitFor({ timeout: 30_000 });
+      expect(await page.getByTestId('ai-usage-left').count()).toBe(0);
+      expect(await toast(page, DAILY_LIMIT_REACHED).count()).toBe(0);
     } finally {
       await context.close();
     }
@@ -424,6 +418,47 @@ describe('summary panel with an OpenAI-compatible LLM', () => {
       await panel(page).getByRole('button', { name: 'Generate' }).waitFor();
       await page.waitForTimeout(1500);
       expect(llm.requests.length - before).toBe(1);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("shows a free user what is left next to Generate and Ask, counts down after each generation, then toasts 'Daily limit reached'", async () => {
+    const email = 'quota@example.com';
+    const token = await app.signIn(email);
+    const { meetingKey } = await seedMeeting(app, token, 'quota-es2004a', turns);
+    const user = await app.deps.db.user.findUniqueOrThrow({ where: { email } });
+    // Seven generations earlier today.
+    await app.deps.db.dailyUsage.create({ data: { subject: user.id, day: usageDay(), kind: AI_GENERATION_KIND, count: 7 } });
+    const { context, page } = await openSignedIn(browser, app, { email, path: `/${meetingKey}` });
+    try {
+      await panelReady(page);
+      const left = (scope: Page | ReturnType<typeof panel>) => scope.getByTestId('ai-usage-left');
+      await poll(() => left(panel(page)).innerText().catch(() => '')).toBe('3 of 10 AI summaries left today');
+      await page.screenshot({ path: path.join(SHOTS, 'summary-left-today.png') });
+      await panel(page).getByRole('button', { name: 'Generate' }).click();
+      await summaryText(page).waitFor({ timeout: 30_000 });
+
+      // The Ask tab shows the count after the summary, and counts its own answer.
+      const ask = page.getByTestId('ask-panel');
+      await page.getByRole('tab', { name: 'Ask' }).click();
+      await poll(() => left(ask).innerText().catch(() => '')).toBe('2 of 10 AI summaries left today');
+      await ask.getByRole('textbox', { name: 'Your question' }).fill('What did they decide about the remote?');
+      await ask.getByRole('button', { name: 'Send' }).click();
+      await poll(() => left(ask).innerText().catch(() => '')).toBe('1 of 10 AI summaries left today');
+      await page.screenshot({ path: path.join(SHOTS, 'ask-left-today.png') });
+
+      await page.getByRole('tab', { name: 'Summary' }).click();
+      await promptPicker(page).selectOption({ label: 'Main topics' });
+      await summaryText(page).waitFor({ timeout: 30_000 });
+      // The last one is spent: the next type is refused, nothing is generated, and the note says so.
+      const before = llm.requests.length;
+      await promptPicker(page).selectOption({ label: 'Summary in 1 sentence' });
+      await toast(page, DAILY_LIMIT_REACHED).waitFor();
+      await panel(page).getByRole('button', { name: 'Generate' }).waitFor();
+      await poll(() => left(panel(page)).innerText().catch(() => '')).toBe('0 of 10 AI summaries left today');
+      expect(llm.requests.length).toBe(before);
+      await toast(page, DAILY_LIMIT_REACHED).waitFor({ state: 'detached', timeout: TOAST_DURATION_MS + 3000 });
     } finally {
       await context.close();
     }

@@ -36,6 +36,9 @@ const rateLimit = (fallback: string) =>
       return { max, windowMs };
     });
 
+/** Daily token budgets are counted in a 32-bit column: larger budgets are refused, not wrapped. */
+const MAX_DAILY_TOKENS = 2_000_000_000;
+
 /** Every environment variable the server reads, validated once at start-up. */
 export const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -72,6 +75,15 @@ export const configSchema = z.object({
   LLM_TIMEOUT_MS: z.coerce.number().int().min(100).default(60000),
   LLM_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
   LLM_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
+  /**
+   * Count generations of the offline engine against the free plan's daily limit too. Off by default:
+   * they cost no LLM spend, only CPU (docs/ai.md, "Daily limits").
+   */
+  AI_COUNT_OFFLINE: flag,
+  /** LLM tokens (input + output) a Basic account may use per UTC day; 0 = unlimited. */
+  AI_DAILY_TOKENS_FREE: z.coerce.number().int().min(0).max(MAX_DAILY_TOKENS).default(200_000),
+  /** LLM tokens (input + output) a premium account may use per UTC day; 0 = unlimited. */
+  AI_DAILY_TOKENS_PREMIUM: z.coerce.number().int().min(0).max(MAX_DAILY_TOKENS).default(2_000_000),
 
   /** SMTP server of recap e-mails (smtp://user:pass@host:587, smtps://...); without it they go to DATA_DIR/outbox. */
   SMTP_URL: optionalString,

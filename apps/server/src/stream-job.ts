@@ -1,11 +1,11 @@
 /**
  * Runs `job` and yields the events it emits, as they come, then returns its result: the body of a
  * streaming subscription. When the job fails or the subscriber leaves early (the client went away),
- * the job is aborted and `onUndelivered` runs once — e.g. to give back a daily use nobody received.
+ * the job is aborted and `onUndelivered` (if given) runs once — e.g. to give back a daily use nobody received.
  */
 export async function* streamJob<Event, Result>(
   job: (emit: (event: Event) => void, signal: AbortSignal) => Promise<Result>,
-  options: { signals: readonly (AbortSignal | undefined)[]; onUndelivered: () => Promise<void> },
+  options: { signals: readonly (AbortSignal | undefined)[]; onUndelivered?: () => Promise<void> },
 ): AsyncGenerator<Event, Result> {
   const cancel = new AbortController();
   const signals = options.signals.filter((s): s is AbortSignal => s !== undefined);
@@ -38,7 +38,7 @@ export async function* streamJob<Event, Result>(
     if (!delivered) {
       cancel.abort();
       await running.catch(() => {});
-      await options.onUndelivered();
+      await options.onUndelivered?.();
     }
   }
 }

@@ -29,4 +29,5 @@ export * from './billing.js';
 export * from './share.js';
 export * from './export.js';
 export * from './ask.js';
+export * from './ai-usage.js';
 export * from './search.js';

@@ -321,8 +321,10 @@ describe('translation and line fixes', () => {
 
   it('fixes a caption line with the LLM', async () => {
     server.setResponder(() => '"So I think we should go with the red one."');
-    const text = await engine().fixLine({ text: 'um so i i think we we should uh go with the the red one', tier: 'basic' });
+    const { text, usage } = await engine().fixLine({ text: 'um so i i think we we should uh go with the the red one', tier: 'basic' });
     expect(text).toBe('So I think we should go with the red one.');
+    // The test server reports a token per four characters.
+    expect(usage.completionTokens).toBe(Math.ceil('"So I think we should go with the red one."'.length / 4));
     expect(user()).toBe('um so i i think we we should uh go with the the red one');
     expect(system()).toContain('one line of a live-caption transcript');
   });

@@ -254,9 +254,9 @@ export class AiEngine {
   }
 
   /** Cleans one caption line (fillers, stutters, capitals, punctuation); plain text in and out. */
-  async fixLine(input: FixLineInput): Promise<string> {
+  async fixLine(input: FixLineInput): Promise<{ text: string; usage: TokenUsage }> {
     const rule = fixLineOffline(input.text);
-    if (!this.provider || !rule) return rule;
+    if (!this.provider || !rule) return { text: rule, usage: ZERO_USAGE };
     const r = await this.provider.generate({
       messages: buildFixLineMessages(input.text),
       tier: input.tier,
@@ -269,7 +269,7 @@ export class AiEngine {
       .replace(/\s+/g, ' ')
       .trim()
       .replace(/^["“'](.*)["”']$/, '$1');
-    return cleaned || rule;
+    return { text: cleaned || rule, usage: r.usage };
   }
 }
 

@@ -1,6 +1,7 @@
 import { TRPCError } from '@trpc/server';
 import { DAILY_LIMIT_REACHED } from '@mbox/shared';
 import type { AppDeps } from '../deps.js';
+import type { Prisma } from '../generated/prisma/client.js';
 import type { AuthUser } from '../modules/auth/service.js';
 import { middleware } from './trpc.js';
 
@@ -10,21 +11,22 @@ export function usageDay(now: Date = new Date()): string {
 }
 
 /**
- * Counts one use of `kind` for `subject` today unless `limit` uses are already counted. One
- * statement, so concurrent calls never both take the last use. Returns false when the limit is reached.
+ * Counts `amount` uses of `kind` for `subject` today unless that would pass `limit`. One statement,
+ * so concurrent calls never both take the last use. Returns false when the limit is reached.
  */
 export async function takeDailyUse(
-  db: AppDeps['db'],
+  db: AppDeps['db'] | Prisma.TransactionClient,
   subject: string,
   kind: string,
   limit: number,
   day = usageDay(),
+  amount = 1,
 ): Promise<boolean> {
-  if (limit <= 0) return false;
+  if (limit <= 0 || amount > limit) return false;
   const rows = await db.$queryRaw<{ count: number }[]>`
-    INSERT INTO "DailyUsage" ("subject", "day", "kind", "count") VALUES (${subject}, ${day}, ${kind}, 1)
-    ON CONFLICT ("subject", "day", "kind") DO UPDATE SET "count" = "DailyUsage"."count" + 1
-    WHERE "DailyUsage"."count" < ${limit}
+    INSERT INTO "DailyUsage" ("subject", "day", "kind", "count") VALUES (${subject}, ${day}, ${kind}, ${amount})
+    ON CONFLICT ("subject", "day", "kind") DO UPDATE SET "count" = "DailyUsage"."count" + ${amount}
+    WHERE "DailyUsage"."count"::bigint + ${amount} <= ${limit}
     RETURNING "count"`;
   return rows.length > 0;
 }

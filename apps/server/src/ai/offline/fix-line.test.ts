@@ -16,6 +16,6 @@ describe('rule-based caption line cleanup', () => {
 
   it('is what the engine answers without an LLM', async () => {
     const engine = new AiEngine({ contextTokens: 16_000, concurrency: 1 });
-    await expect(engine.fixLine({ text: 'uh the the plan is ready', tier: 'basic' })).resolves.toBe('The plan is ready.');
+    await expect(engine.fixLine({ text: 'uh the the plan is ready', tier: 'basic' })).resolves.toEqual({ text: 'The plan is ready.', usage: { promptTokens: 0, completionTokens: 0 } });
   });
 });

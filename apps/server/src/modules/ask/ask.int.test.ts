@@ -178,20 +178,12 @@ describe('ask the meeting with the offline engine', () => {
     }
   });
 
-  it("refuses a free user's 11th AI generation of the day with 'Daily limit reached', counting summaries too; premium is unlimited", async () => {
-    const token = await app.signIn('free@example.com');
-    const { meetingKey } = await seedMeeting(app, token, 'free', standup);
-    // A summary and nine questions make ten generations.
-    expect((await app.rest('POST', '/v1/prompts', { token, body: { meetKey: meetingKey, promptKey: 'summary' } })).status).toBe(200);
-    for (let i = 0; i < 9; i++) await answer(app, token, { meetingId: meetingKey, question: 'What did Bob promise?' });
-    await expect(ask(app, token, { meetingId: meetingKey, question: 'What did Bob promise?' }).end).rejects.toMatchObject({
-      message: DAILY_LIMIT_REACHED,
-      data: { httpStatus: 429 },
-    });
-    const refused = await app.rest<{ message: string }>('POST', '/v1/prompts', { token, body: { meetKey: meetingKey, promptKey: 'goal' } });
-    expect(refused).toMatchObject({ status: 429, body: { message: DAILY_LIMIT_REACHED } });
-
-    for (let i = 0; i < 12; i++) await answer(app, owner, { meetingId, question: 'What did Bob promise?' });
+  it("does not count offline answers against a free user's day: they cost no LLM spend", async () => {
+    const token = await app.signIn('free-offline@example.com');
+    const { meetingKey } = await seedMeeting(app, token, 'free-offline', standup);
+    for (let i = 0; i < 12; i++) await answer(app, token, { meetingId: meetingKey, question: 'What did Bob promise?' });
+    const { id } = await app.deps.db.user.findUniqueOrThrow({ where: { email: 'free-offline@example.com' } });
+    expect(await app.deps.db.dailyUsage.count({ where: { subject: id } })).toBe(0);
   });
 });
 
@@ -307,5 +299,24 @@ describe('ask the meeting through an OpenAI-compatible LLM', () => {
     const { id } = await app.deps.db.user.findUniqueOrThrow({ where: { email: 'outage@example.com' } });
     const used = async () => (await app.deps.db.dailyUsage.findMany({ where: { subject: id } })).reduce((n, u) => n + u.count, 0);
     await expect.poll(used, { timeout: 3000 }).toBe(0);
+  });
+
+  it("refuses a free user's 11th LLM generation of the day with 'Daily limit reached', counting summaries too; premium is unlimited", async () => {
+    const token = await app.signIn('free@example.com');
+    const { meetingKey } = await seedMeeting(app, token, 'free', standup);
+    // A summary and nine questions make ten generations.
+    expect((await app.rest('POST', '/v1/prompts', { token, body: { meetKey: meetingKey, promptKey: 'summary' } })).status).toBe(200);
+    for (let i = 0; i < 9; i++) await answer(app, token, { meetingId: meetingKey, question: 'What did Bob promise?' });
+    await expect(ask(app, token, { meetingId: meetingKey, question: 'What did Bob promise?' }).end).rejects.toMatchObject({
+      message: DAILY_LIMIT_REACHED,
+      data: { httpStatus: 429 },
+    });
+    const refused = await app.rest<{ message: string }>('POST', '/v1/prompts', { token, body: { meetKey: meetingKey, promptKey: 'goal' } });
+    expect(refused).toMatchObject({ status: 429, body: { message: DAILY_LIMIT_REACHED } });
+
+    const owner = await app.signIn('premium-asker@example.com');
+    await makePremium(app, 'premium-asker@example.com');
+    const { meetingKey: premiumMeeting } = await seedMeeting(app, owner, 'premium-standup', standup);
+    for (let i = 0; i < 12; i++) await answer(app, owner, { meetingId: premiumMeeting, question: 'What did Bob promise?' });
   });
 });

@@ -12,10 +12,10 @@ import { countMessageTokens } from '../../ai/tokens.js';
 import { UNREADABLE_TEXT, openMessages } from '../../crypto/encryption.js';
 import type { AppDeps } from '../../deps.js';
 import { streamJob } from '../../stream-job.js';
+import { meterGeneration, modelTier } from '../ai-usage/service.js';
 import type { AuthUser } from '../auth/service.js';
 import { meetingNotFound } from '../meeting/service.js';
 import { aiError } from '../summary/ai-errors.js';
-import { modelTier, takeAiGeneration } from '../summary/quota.js';
 import { latestWithin, rankLines, selectWindows, type AskLine } from './retrieve.js';
 
 /**
@@ -229,18 +229,22 @@ async function answerWithLlm(
   signal: AbortSignal,
 ): Promise<Answer> {
   const { messages, numbered } = buildLlmRequest(lines, request, { inputBudget: deps.ai.inputTokenBudget, timeZone: user.timezone });
-  const cited = new Map<number, AskCitation>();
-  let text = '';
-  await deps.ai.streamChat(messages, { tier: modelTier(user), maxTokens: ASK_ANSWER_TOKENS, signal }, (delta) => {
-    text += delta;
-    // A marker is complete once its ']' arrived: its line goes out before the text that shows it.
-    const fresh = newCitations(text, numbered, cited);
-    if (fresh.length > 0) emit({ type: 'citations', citations: fresh });
-    emit({ type: 'delta', text: delta });
+  const estimatedTokens = countMessageTokens(messages) + ASK_ANSWER_TOKENS;
+  return meterGeneration(deps, user, { engine: 'llm', estimatedTokens }, async (meter) => {
+    const cited = new Map<number, AskCitation>();
+    let text = '';
+    const { usage } = await deps.ai.streamChat(messages, { tier: modelTier(user), maxTokens: ASK_ANSWER_TOKENS, signal }, (delta) => {
+      text += delta;
+      // A marker is complete once its ']' arrived: its line goes out before the text that shows it.
+      const fresh = newCitations(text, numbered, cited);
+      if (fresh.length > 0) emit({ type: 'citations', citations: fresh });
+      emit({ type: 'delta', text: delta });
+    });
+    meter.addUsage(usage);
+    const answer = text.trim();
+    if (!answer) throw new LlmRequestError('The LLM returned an empty answer.', undefined, 'empty', 1);
+    return { answer, citations: [...cited.values()].sort((a, b) => a.n - b.n) };
   });
-  const answer = text.trim();
-  if (!answer) throw new LlmRequestError('The LLM returned an empty answer.', undefined, 'empty', 1);
-  return { answer, citations: [...cited.values()].sort((a, b) => a.n - b.n) };
 }
 
 async function answer(
@@ -252,17 +256,20 @@ async function answer(
   signal: AbortSignal,
 ): Promise<Answer> {
   if (lines.length > 0 && deps.ai.isLlmConfigured) return answerWithLlm(deps, user, lines, request, emit, signal);
-  const previous = request.history.map((t) => t.question);
-  const { parts, citations } = offlineAnswer(lines, request.question, previous, user.timezone);
-  if (citations.length > 0) emit({ type: 'citations', citations });
-  for (const part of parts) emit({ type: 'delta', text: part });
-  return { answer: parts.join(''), citations };
+  return meterGeneration(deps, user, { engine: 'offline' }, async () => {
+    const previous = request.history.map((t) => t.question);
+    const { parts, citations } = offlineAnswer(lines, request.question, previous, user.timezone);
+    if (citations.length > 0) emit({ type: 'citations', citations });
+    for (const part of parts) emit({ type: 'delta', text: part });
+    return { answer: parts.join(''), citations };
+  });
 }
 
 /**
  * ask.stream: answers a question about the user's meeting from its transcript so far, streamed.
- * One AI generation of the daily quota (spec §9), taken once the meeting is known to be the user's;
- * an answer that fails (error event) or is left unread gives it back. Nothing is stored.
+ * One metered AI generation (docs/ai.md, "Daily limits"), taken once the meeting is known to be the
+ * user's; an answer that fails (error event) or is cancelled before it is complete gives it back.
+ * Nothing is stored: a complete answer is the delivered result.
  */
 export async function* streamAnswer(
   deps: AppDeps,
@@ -271,12 +278,10 @@ export async function* streamAnswer(
   signal: AbortSignal | undefined,
 ): AsyncGenerator<AskStreamEvent> {
   const lines = await loadLines(deps, user.id, request.meetingId);
-  const giveBack = await takeAiGeneration(deps, user);
   let result: Answer;
   try {
     result = yield* streamJob<AskStreamEvent, Answer>((emit, jobSignal) => answer(deps, user, lines, request, emit, jobSignal), {
       signals: [deps.shutdown, signal],
-      onUndelivered: giveBack,
     });
   } catch (error) {
     const api = aiError(deps, error);

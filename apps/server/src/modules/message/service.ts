@@ -13,10 +13,10 @@ import {
 import type { AppDeps } from '../../deps.js';
 import { MAX_EVENT_LINES_CHARS } from '../../events.js';
 import type { Message, Prisma } from '../../generated/prisma/client.js';
+import { estimateTokens, meterGeneration, modelTier, serverEngine } from '../ai-usage/service.js';
 import type { AuthUser } from '../auth/service.js';
 import { meetingNotFound, toMessageDto } from '../meeting/service.js';
 import { callAi } from '../summary/ai-errors.js';
-import { modelTier } from '../summary/quota.js';
 
 function messageNotFound(): TRPCError {
   return new TRPCError({ code: 'NOT_FOUND', message: 'Message not found' });
@@ -88,17 +88,21 @@ export async function aiFixMessage(deps: AppDeps, user: AuthUser, messageId: str
   if (!open || open.text === UNREADABLE_TEXT) {
     throw new TRPCError({ code: 'PRECONDITION_FAILED', message: 'This message cannot be decrypted with the server key' });
   }
-  const fixed = await callAi(deps, () => deps.ai.fixLine({ text: open.text, tier: modelTier(user) }));
-  if (!fixed) throw new TRPCError({ code: 'PRECONDITION_FAILED', message: 'The message has no text to fix' });
   const key = stored.encrypted ? await loadDataKey(deps.db, deps.secrets.masterKey, user.id) : null;
   if (stored.encrypted && !key) throw new Error(`User ${user.id} has encrypted messages but no data key`);
-  const aiFixed = key ? encryptText(key, fixed, messageContext(stored.meetingId)) : fixed;
-  // Only if the text is still the one fixed: a newer caption revision may have arrived meanwhile.
-  const { count } = await deps.db.message.updateMany({
-    where: { id: messageId, text: stored.text, encrypted: stored.encrypted, meeting: { userId: user.id } },
-    data: { aiFixed },
+  // The line goes in with the instructions, and comes out about as long.
+  await meterGeneration(deps, user, { engine: serverEngine(deps), estimatedTokens: estimateTokens(open.text.length * 2, 256) }, async (meter) => {
+    const { text: fixed, usage } = await callAi(deps, () => deps.ai.fixLine({ text: open.text, tier: modelTier(user) }));
+    meter.addUsage(usage);
+    if (!fixed) throw new TRPCError({ code: 'PRECONDITION_FAILED', message: 'The message has no text to fix' });
+    const aiFixed = key ? encryptText(key, fixed, messageContext(stored.meetingId)) : fixed;
+    // Only if the text is still the one fixed: a newer caption revision may have arrived meanwhile.
+    const { count } = await deps.db.message.updateMany({
+      where: { id: messageId, text: stored.text, encrypted: stored.encrypted, meeting: { userId: user.id } },
+      data: { aiFixed },
+    });
+    if (!count) throw new TRPCError({ code: 'CONFLICT', message: 'The message changed while it was being fixed; try again' });
   });
-  if (!count) throw new TRPCError({ code: 'CONFLICT', message: 'The message changed while it was being fixed; try again' });
   return { message: await announceAndRead(deps, user.id, messageId) };
 }
 

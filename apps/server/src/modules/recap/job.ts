@@ -122,7 +122,9 @@ async function recapSummary(
     return { error: `The summary could not be generated: ${SUMMARY_ATTEMPTS} attempts were interrupted or failed` };
   } catch (error) {
     if (isTemporary(error) && job.retryCount < SUMMARY_ATTEMPTS - 1) throw error;
-    deps.log.error({ err: error, recapId: job.data.recapId }, 'recap summary could not be generated');
+    // The account's daily AI limit is an expected refusal, not a failure of the server.
+    const limited = error instanceof TRPCError && error.code === 'TOO_MANY_REQUESTS';
+    deps.log[limited ? 'info' : 'error']({ err: error, recapId: job.data.recapId }, 'recap summary could not be generated');
     return { error: `The summary could not be generated: ${error instanceof Error ? error.message : String(error)}` };
   }
 }

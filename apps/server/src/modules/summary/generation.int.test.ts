@@ -98,7 +98,8 @@ describe('AI generation calls with the offline engine', () => {
   });
 
   it('streams the generation to the tRPC subscriber and stores it like POST /v1/prompts', async () => {
-    const { events, done } = collectStream(app, premium, { meetKey, promptKey: 'decision' });
+    const { meetingKey } = await seedMeeting(app, premium, 'streamed', small);
+    const { events, done } = collectStream(app, premium, { meetKey: meetingKey, promptKey: 'decision' });
     const summary = await done;
     expect(events.filter((e) => e.type === 'token').map((e) => (e.type === 'token' ? e.text : '')).join('')).toBe(summary.text);
     expect(events.at(-1)).toEqual({ type: 'done', summary });
@@ -262,34 +263,6 @@ describe('AI generation calls with the offline engine', () => {
     expect((await app.deps.db.message.findUniqueOrThrow({ where: { id: messages[0]!.key } })).aiFixed).toBeNull();
   });
 
-  it("answers the 11th generation of a basic user's day with 429 'Daily limit reached'; failures cost nothing", async () => {
-    const token = await app.signIn('limited@example.com');
-    const { meetingKey } = await seedMeeting(app, token, 'limited', small);
-    const { meetingKey: tiny } = await seedMeeting(app, token, 'limited-tiny', small.slice(0, 2));
-    const keys: PromptKey[] = ['summary', 'goal', 'topic', 'purpose', 'decision', 'action', 'next', 'issue', 'missing'];
-    let docId = '';
-    for (const promptKey of keys) {
-      const response = await app.rest<Summary>('POST', '/v1/prompts', { token, body: { meetKey: meetingKey, promptKey } });
-      expect(response.status).toBe(200);
-      docId = response.body.docId;
-      // Refused calls in between do not count.
-      expect((await app.rest('POST', '/v1/prompts', { token, body: { meetKey: tiny, promptKey } })).status).toBe(412);
-    }
-    const tenth = await app.rest('PUT', `/v1/prompts/${docId}`, { token, body: { meetKey: meetingKey, promptKey: 'missing' } });
-    expect(tenth.status).toBe(200);
-    const eleventh = await app.rest<ErrorBody>('POST', '/v1/prompts', { token, body: { meetKey: meetingKey, promptKey: 'sentiment' } });
-    expect(eleventh).toMatchObject({ status: 429, body: { code: 'TOO_MANY_REQUESTS', message: DAILY_LIMIT_REACHED } });
-    expect((await app.rest<ErrorBody>('PUT', `/v1/prompts/${docId}`, { token, body: { meetKey: meetingKey, promptKey: 'missing' } })).status).toBe(429);
-    const streamed = collectStream(app, token, { meetKey: meetingKey, promptKey: 'sentiment' });
-    await expect(streamed.done).rejects.toMatchObject({ message: DAILY_LIMIT_REACHED });
-    // Reading the original is not a generation.
-    const original = await app.rest('POST', '/v1/translate', { token, body: { meetKey: meetingKey, type: 'summary', summaryKey: docId, languageKey: 'en' } });
-    expect(original.status).toBe(200);
-    // Premium users are not limited.
-    for (let i = 0; i < 12; i++) {
-      expect((await app.rest('POST', '/v1/prompts', { token: premium, body: { meetKey, promptKey: 'topic' } })).status).toBe(200);
-    }
-  });
 });
 
 describe('AI generation calls through an OpenAI-compatible LLM', () => {
@@ -356,14 +329,14 @@ describe('AI generation calls through an OpenAI-compatible LLM', () => {
     expect(system(2)).toContain('Ukrainian');
     // A basic user's saved defaults are premium settings: the server defaults apply.
     await app.deps.db.user.update({ where: { email: 'basic@example.com' }, data: { defaultSummaryDepth: 'deep', defaultTranslateTo: 'fr' } });
-    await app.rest('POST', '/v1/prompts', { token: basic, body: { meetKey: basicMeeting, promptKey: 'summary' } });
+    await app.rest('POST', '/v1/prompts', { token: basic, body: { meetKey: basicMeeting, promptKey: 'goal' } });
     expect(system(3)).toContain('Depth: standard.');
     expect(system(3)).toContain('Language: write in the language the meeting was held in.');
   });
 
   it('streams tokens to the subscriber as the LLM produces them', async () => {
     llm.setResponder(() => 'The launch moves to March tenth.\nBo sends the plan by Friday.');
-    const { events, done } = collectStream(app, premium, { meetKey: premiumMeeting, promptKey: 'summary' });
+    const { events, done } = collectStream(app, premium, { meetKey: premiumMeeting, promptKey: 'next' });
     const summary = await done;
     const tokens = events.flatMap((e) => (e.type === 'token' ? [e.text] : []));
     expect(tokens.length).toBeGreaterThan(3);
@@ -468,6 +441,37 @@ describe('AI generation calls through an OpenAI-compatible LLM', () => {
     expect(llm.requests[0]!.body.model).toBe('model-advanced');
   });
 
+  it("answers the 11th LLM generation of a basic user's day with 429 'Daily limit reached'; failures cost nothing", async () => {
+    const token = await app.signIn('limited@example.com');
+    const { meetingKey } = await seedMeeting(app, token, 'limited', small);
+    const { meetingKey: tiny } = await seedMeeting(app, token, 'limited-tiny', small.slice(0, 2));
+    const keys: PromptKey[] = ['summary', 'goal', 'topic', 'purpose', 'decision', 'action', 'next', 'issue', 'missing'];
+    let docId = '';
+    for (const promptKey of keys) {
+      const response = await app.rest<Summary>('POST', '/v1/prompts', { token, body: { meetKey: meetingKey, promptKey } });
+      expect(response.status).toBe(200);
+      docId = response.body.docId;
+      // Refused calls in between do not count.
+      expect((await app.rest('POST', '/v1/prompts', { token, body: { meetKey: tiny, promptKey } })).status).toBe(412);
+    }
+    const tenth = await app.rest('PUT', `/v1/prompts/${docId}`, { token, body: { meetKey: meetingKey, promptKey: 'missing' } });
+    expect(tenth.status).toBe(200);
+    const eleventh = await app.rest<ErrorBody>('POST', '/v1/prompts', { token, body: { meetKey: meetingKey, promptKey: 'sentiment' } });
+    expect(eleventh).toMatchObject({ status: 429, body: { code: 'TOO_MANY_REQUESTS', message: DAILY_LIMIT_REACHED } });
+    expect((await app.rest<ErrorBody>('PUT', `/v1/prompts/${docId}`, { token, body: { meetKey: meetingKey, promptKey: 'missing' } })).status).toBe(429);
+    const streamed = collectStream(app, token, { meetKey: meetingKey, promptKey: 'sentiment' });
+    await expect(streamed.done).rejects.toMatchObject({ message: DAILY_LIMIT_REACHED });
+    // Reading the original is not a generation.
+    const original = await app.rest('POST', '/v1/translate', { token, body: { meetKey: meetingKey, type: 'summary', summaryKey: docId, languageKey: 'en' } });
+    expect(original.status).toBe(200);
+    // Premium users are not limited (but for their token budget).
+    const topic = await app.rest<Summary>('POST', '/v1/prompts', { token: premium, body: { meetKey: premiumMeeting, promptKey: 'topic' } });
+    for (let i = 0; i < 12; i++) {
+      const again = await app.rest('PUT', `/v1/prompts/${topic.body.docId}`, { token: premium, body: { meetKey: premiumMeeting, promptKey: 'topic' } });
+      expect(again.status).toBe(200);
+    }
+  });
+
   it('answers LLM outages with clear 5xx errors, keeps the stored summary whole and costs no quota', async () => {
     const token = await app.signIn('outage@example.com');
     const { meetingKey } = await seedMeeting(app, token, 'outage', small);
@@ -498,7 +502,7 @@ describe('AI generation calls through an OpenAI-compatible LLM', () => {
 
     expect(await app.deps.db.summary.findMany({ where: { meetingId: meetingKey } })).toEqual([row]);
     const user = await app.deps.db.user.findUniqueOrThrow({ where: { email: 'outage@example.com' } });
-    const usage = await app.deps.db.dailyUsage.findMany({ where: { subject: user.id } });
+    const usage = await app.deps.db.dailyUsage.findMany({ where: { subject: user.id, kind: 'ai-generation' } });
     expect(usage.map((u) => u.count)).toEqual([1]);
   });
 });

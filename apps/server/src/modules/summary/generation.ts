@@ -27,12 +27,12 @@ import {
 import type { AppDeps } from '../../deps.js';
 import type { Summary } from '../../generated/prisma/client.js';
 import { streamJob } from '../../stream-job.js';
+import { estimateTokens, meterGeneration, modelTier, serverEngine, type GenerationMeter } from '../ai-usage/service.js';
 import type { AuthUser } from '../auth/service.js';
 import { meetingNotFound } from '../meeting/service.js';
 import { enqueueWebhookEvent } from '../webhooks/events.js';
 import { webhookMeetingRef } from '../webhooks/service.js';
 import { callAi } from './ai-errors.js';
-import { modelTier, takeAiGeneration } from './quota.js';
 import { toSummaryDto } from './service.js';
 
 export const CUSTOM_PROMPT_PREMIUM = 'Questions about a meeting are a premium feature: upgrade to premium to use them';
@@ -46,8 +46,8 @@ function fieldError(field: string, message: string, input: unknown): Error {
   return new TRPCError({ code: 'BAD_REQUEST', message, cause: new ZodRealError([{ code: 'custom', path: [field], message, input }]) });
 }
 
-/** Custom questions are premium (spec §6); checked before the daily quota is touched. */
-export function assertPromptAllowed(user: AuthUser, promptKey: PromptKey): void {
+/** Custom questions are premium; checked before the daily allowance is touched. */
+function assertPromptAllowed(user: AuthUser, promptKey: PromptKey): void {
   if (promptKey === 'custom' && !isPremiumActive(user)) throw new TRPCError({ code: 'FORBIDDEN', message: CUSTOM_PROMPT_PREMIUM });
 }
 
@@ -108,12 +108,27 @@ interface RunOptions {
 }
 
 /**
- * Generates a summary and stores it whole, or stores nothing when generation fails. Marks the
- * meeting analysed. Summaries of meetings with encrypted text are stored encrypted.
+ * Generates a summary and stores it whole, or stores nothing when generation fails: one metered
+ * generation of the user's day (docs/ai.md, "Daily limits"). Marks the meeting analysed. Summaries
+ * of meetings with encrypted text are stored encrypted.
  */
 async function generateAndStore(deps: AppDeps, user: AuthUser, target: Target, options: RunOptions = {}): Promise<SummaryDto> {
+  const loaded = await loadTranscript(deps, user.id, target.meetingId);
+  const chars = loaded.transcript.reduce((n, turn) => n + turn.speaker.length + turn.text.length + 2, 0);
+  return meterGeneration(deps, user, { engine: serverEngine(deps), estimatedTokens: estimateTokens(chars) }, (meter) =>
+    writeSummary(deps, user, target, loaded, options, meter),
+  );
+}
+
+async function writeSummary(
+  deps: AppDeps,
+  user: AuthUser,
+  target: Target,
+  { transcript, sealed }: { transcript: TranscriptTurn[]; sealed: boolean },
+  options: RunOptions,
+  meter: GenerationMeter,
+): Promise<SummaryDto> {
   const { meetingId } = target;
-  const { transcript, sealed } = await loadTranscript(deps, user.id, meetingId);
   const generated = await callAi(deps, () =>
     deps.ai.generateSummary({
       transcript,
@@ -125,6 +140,7 @@ async function generateAndStore(deps: AppDeps, user: AuthUser, target: Target, o
       signal: options.signal,
     }),
   );
+  meter.addUsage(generated.usage);
   const { row, key } = await deps.db.$transaction(async (tx) => {
     // Locks the meeting row: a deletion or an encryption of the meeting waits for this write.
     const [meeting] = await tx.meeting.updateManyAndReturn({
@@ -171,18 +187,41 @@ async function generateAndStore(deps: AppDeps, user: AuthUser, target: Target, o
     );
     return { row, key };
   });
+  meter.stored();
   const dto = toSummaryDto(row, key);
   if (!dto) throw new Error(`Stored summary ${row.id} has an unknown prompt key`);
   return dto;
 }
 
-/** POST /v1/prompts: the meeting's summary of one prompt type (or answer to a question), stored. */
+/**
+ * The stored summary of a prompt type (or question) when nothing was said after it was written:
+ * asking for it again returns it instead of generating the same again (Regenerate writes it anew).
+ * One that cannot be decrypted does not count.
+ */
+async function currentSummary(deps: AppDeps, user: AuthUser, meetingId: string, promptKey: PromptKey, customPrompt: string) {
+  const row = await deps.db.summary.findFirst({
+    where: { meetingId, promptKey, customPrompt, meeting: { userId: user.id } },
+    include: { meeting: { select: { lastLineAt: true } } },
+  });
+  if (!row || (row.meeting.lastLineAt && row.updatedAt < row.meeting.lastLineAt)) return null;
+  const key = row.encrypted ? await loadDataKey(deps.db, deps.secrets.masterKey, user.id) : null;
+  const summary = toSummaryDto(row, key);
+  return summary && summary.text !== UNREADABLE_TEXT ? summary : null;
+}
+
+/**
+ * POST /v1/prompts: the meeting's summary of one prompt type (or answer to a question), stored; the
+ * stored one when it is current (no generation, nothing counted).
+ */
 export async function generateSummary(
   deps: AppDeps,
   user: AuthUser,
   input: GenerateSummaryInput,
   options: RunOptions = {},
 ): Promise<SummaryDto> {
+  assertPromptAllowed(user, input.promptKey);
+  const current = await currentSummary(deps, user, input.meetKey, input.promptKey, input.customPrompt ?? '');
+  if (current) return current;
   return generateAndStore(
     deps,
     user,
@@ -228,7 +267,8 @@ export async function regenerateSummary(
 /**
  * summary.generateStream: POST /v1/prompts with the answer's text handed over as it is produced.
  * Token texts are the model's raw output (show them as text); the final summary is the sanitised,
- * stored one. Leaving early cancels the LLM request; a failed or cancelled stream costs no quota.
+ * stored one. Leaving early cancels the LLM request; a stream that fails or is cancelled before its
+ * summary is stored costs nothing, one left after it was stored keeps its use.
  */
 export async function* streamSummary(
   deps: AppDeps,
@@ -236,19 +276,17 @@ export async function* streamSummary(
   input: GenerateSummaryInput,
   signal: AbortSignal | undefined,
 ): AsyncGenerator<SummaryStreamEvent> {
-  assertPromptAllowed(user, input.promptKey);
-  const giveBack = await takeAiGeneration(deps, user);
   const summary = yield* streamJob<SummaryStreamEvent, SummaryDto>(
     (emit, jobSignal) => generateSummary(deps, user, input, { signal: jobSignal, onToken: (text) => emit({ type: 'token', text }) }),
-    { signals: [deps.shutdown, signal], onUndelivered: giveBack },
+    { signals: [deps.shutdown, signal] },
   );
   yield { type: 'done', summary };
 }
 
 /**
  * POST /v1/translate: the summary's text in a language. English is the original; a stored
- * translation is reused; otherwise the LLM translates it (one generation of the quota) and the
- * result is stored, encrypted like the summary.
+ * translation is reused; otherwise the LLM translates it (one metered generation) and the result is
+ * stored, encrypted like the summary.
  */
 export async function translateSummary(deps: AppDeps, user: AuthUser, input: TranslateSummaryInput): Promise<{ text: string }> {
   const row = await deps.db.summary.findFirst({
@@ -265,21 +303,21 @@ export async function translateSummary(deps: AppDeps, user: AuthUser, input: Tra
     throw new TRPCError({ code: 'PRECONDITION_FAILED', message: 'This summary cannot be decrypted with the server key' });
   }
 
-  const giveBack = await takeAiGeneration(deps, user);
-  let html: string;
-  try {
-    ({ html } = await callAi(deps, () => deps.ai.translate({ html: summary.text, languageCode: input.languageKey, tier: modelTier(user) })));
-  } catch (error) {
-    await giveBack();
-    throw error;
-  }
-  const sealed = key ? encryptText(key, html, summaryContext(row.meetingId)) : html;
-  // One statement, so translations into two languages at once both stay; skipped when the summary
-  // was regenerated meanwhile (its translations were reset and this one is of the old text).
-  await deps.db.$executeRaw`
-    UPDATE "Summary"
-    SET "translations" = (CASE WHEN jsonb_typeof("translations") = 'object' THEN "translations" ELSE '{}'::jsonb END)
-      || jsonb_build_object(${input.languageKey}::text, jsonb_build_object('text', ${sealed}::text))
-    WHERE "id" = ${row.id} AND "text" = ${row.text}`;
-  return { text: html };
+  // The summary goes in and about as much comes out.
+  const request = { engine: serverEngine(deps), estimatedTokens: estimateTokens(summary.text.length * 2) };
+  return meterGeneration(deps, user, request, async (meter) => {
+    const { html, usage } = await callAi(deps, () =>
+      deps.ai.translate({ html: summary.text, languageCode: input.languageKey, tier: modelTier(user) }),
+    );
+    meter.addUsage(usage);
+    const sealed = key ? encryptText(key, html, summaryContext(row.meetingId)) : html;
+    // One statement, so translations into two languages at once both stay; skipped when the summary
+    // was regenerated meanwhile (its translations were reset and this one is of the old text).
+    await deps.db.$executeRaw`
+      UPDATE "Summary"
+      SET "translations" = (CASE WHEN jsonb_typeof("translations") = 'object' THEN "translations" ELSE '{}'::jsonb END)
+        || jsonb_build_object(${input.languageKey}::text, jsonb_build_object('text', ${sealed}::text))
+      WHERE "id" = ${row.id} AND "text" = ${row.text}`;
+    return { text: html };
+  });
 }

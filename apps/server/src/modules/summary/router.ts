@@ -9,8 +9,7 @@ import {
   translateSummaryOutputSchema,
 } from '@mbox/shared';
 import { authedProcedure, premiumProcedure, router } from '../../trpc/trpc.js';
-import { assertPromptAllowed, generateSummary, regenerateSummary, streamSummary, translateSummary } from './generation.js';
-import { aiGenerationQuota } from './quota.js';
+import { generateSummary, regenerateSummary, streamSummary, translateSummary } from './generation.js';
 import { listSummaries } from './service.js';
 
 const tags = ['summaries'];
@@ -41,12 +40,6 @@ export const summaryRouter = router({
       },
     })
     .input(generateSummaryInputSchema)
-    // Before the quota, so a refused question costs nothing.
-    .use(({ ctx, input, next }) => {
-      assertPromptAllowed(ctx.user, input.promptKey);
-      return next();
-    })
-    .use(aiGenerationQuota)
     .output(summarySchema)
     .mutation(({ ctx, input }) => generateSummary(ctx.deps, ctx.user, input)),
 
@@ -66,7 +59,6 @@ export const summaryRouter = router({
       },
     })
     .input(regenerateSummaryInputSchema)
-    .use(aiGenerationQuota)
     .output(summarySchema)
     .mutation(({ ctx, input }) => regenerateSummary(ctx.deps, ctx.user, input)),
 
@@ -81,7 +73,6 @@ export const summaryRouter = router({
       },
     })
     .input(regenerateSummaryWithSettingsInputSchema)
-    .use(aiGenerationQuota)
     .output(summarySchema)
     .mutation(({ ctx, input }) => regenerateSummary(ctx.deps, ctx.user, input, input.settings)),
 

@@ -4,8 +4,8 @@ import { buildApp } from '../../app.js';
 import { Jobs } from '../../jobs/jobs.js';
 import { startTestApp, type TestApp } from '../../test/app.js';
 import { makePremium } from '../../test/fixtures.js';
+import { SUMMARIZER_KIND } from '../ai-usage/service.js';
 import { startOpenAiTestServer, type OpenAiTestServer } from '../../test/openai-server.js';
-import { SUMMARIZER_KIND } from './service.js';
 import { startFakeYouTube, startPageServer, type LocalServer } from './test-servers.js';
 
 const TEXT = [
@@ -128,25 +128,14 @@ describe('summarizer daily limits and streaming (offline engine)', () => {
     }
   });
 
-  it('counts Basic users per account (streams included), gives failed calls back, and lets premium users through', async () => {
-    const basic = await app.signIn('basic-tools@example.com');
-    // Failed calls cost nothing.
-    for (let i = 0; i < 3; i++) expect((await post(app, '/v1/utils/summary', { link: `${pages.url}/broken` }, { token: basic })).status).toBe(502);
-    for (let i = 0; i < SUMMARIZER_DAILY_LIMIT - 1; i++) {
-      expect((await post(app, '/v1/utils/summary', { text: TEXT }, { token: basic, ip: `192.0.2.${i + 1}` })).status, `call ${i + 1}`).toBe(200);
-    }
-    const streamed = await collect(app, basic, { mode: 'summary', request: { text: TEXT } });
-    expect(streamed.at(-1)?.type).toBe('done');
-    const over = await post(app, '/v1/utils/youtube', { link: `https://youtu.be/${VIDEO}` }, { token: basic });
-    expect(over).toEqual({ status: 429, body: expect.objectContaining({ error: DAILY_LIMIT_REACHED, message: DAILY_LIMIT_REACHED }) });
-    expect(await collect(app, basic, { mode: 'summary', request: { text: TEXT } })).toEqual([{ type: 'error', error: DAILY_LIMIT_REACHED }]);
-
-    const premium = await app.signIn('premium-tools@example.com');
-    await makePremium(app, 'premium-tools@example.com');
+  it("does not count a signed-in user's offline summaries (they cost no LLM spend)", async () => {
+    const basic = await app.signIn('offline-tools@example.com');
     for (let i = 0; i < SUMMARIZER_DAILY_LIMIT + 2; i++) {
-      expect((await post(app, '/v1/utils/summary', { text: TEXT }, { token: premium })).status, `premium call ${i + 1}`).toBe(200);
+      expect((await post(app, '/v1/utils/summary', { text: TEXT }, { token: basic })).status, `call ${i + 1}`).toBe(200);
     }
-    expect((await post(app, '/v1/public/utils/summary', { text: TEXT }, { token: premium })).status).toBe(200);
+    expect((await collect(app, basic, { mode: 'summary', request: { text: TEXT } })).at(-1)?.type).toBe('done');
+    const { id } = await app.deps.db.user.findUniqueOrThrow({ where: { email: 'offline-tools@example.com' } });
+    expect(await app.deps.db.dailyUsage.count({ where: { subject: id } })).toBe(0);
   });
 
   it('streams source, the summary in pieces, then the same result as the POST call', async () => {
@@ -197,6 +186,30 @@ describe('summarizer with an LLM', () => {
     expect(request.body.messages.at(-1)!.content).toContain('A survey of six hundred readers');
     // Visitors get the basic model.
     expect(request.body.model).toBe(app.deps.config.OPENAI_MODEL_BASIC);
+  });
+
+  it('counts Basic users per account (streams included), gives failed calls back, and lets premium users through', async () => {
+    const basic = await app.signIn('basic-tools@example.com');
+    // Failed calls cost nothing.
+    for (let i = 0; i < 3; i++) {
+      llm.enqueue({ status: 500, message: 'boom' });
+      expect((await post(app, '/v1/utils/summary', { text: TEXT }, { token: basic })).status).toBe(503);
+    }
+    for (let i = 0; i < SUMMARIZER_DAILY_LIMIT - 1; i++) {
+      expect((await post(app, '/v1/utils/summary', { text: TEXT }, { token: basic, ip: `192.0.2.${i + 1}` })).status, `call ${i + 1}`).toBe(200);
+    }
+    const streamed = await collect(app, basic, { mode: 'summary', request: { text: TEXT } });
+    expect(streamed.at(-1)?.type).toBe('done');
+    const over = await post(app, '/v1/utils/youtube', { link: `https://youtu.be/${VIDEO}` }, { token: basic });
+    expect(over).toEqual({ status: 429, body: expect.objectContaining({ error: DAILY_LIMIT_REACHED, message: DAILY_LIMIT_REACHED }) });
+    expect(await collect(app, basic, { mode: 'summary', request: { text: TEXT } })).toEqual([{ type: 'error', error: DAILY_LIMIT_REACHED }]);
+
+    const premium = await app.signIn('premium-tools@example.com');
+    await makePremium(app, 'premium-tools@example.com');
+    for (let i = 0; i < SUMMARIZER_DAILY_LIMIT + 2; i++) {
+      expect((await post(app, '/v1/utils/summary', { text: TEXT }, { token: premium })).status, `premium call ${i + 1}`).toBe(200);
+    }
+    expect((await post(app, '/v1/public/utils/summary', { text: TEXT }, { token: premium })).status).toBe(200);
   });
 
   it('answers a clear 5xx when the LLM fails, and the failed call costs nothing', async () => {

@@ -6,11 +6,12 @@ import {
   youTubeInfoSchema,
 } from '@mbox/shared';
 import { authedProcedure, publicProcedure, router } from '../../trpc/trpc.js';
-import { streamSummarize, summarize, summarizerQuota, youTubeInfo } from './service.js';
+import { streamSummarize, summarize, visitorSummarizerQuota, youTubeInfo } from './service.js';
 
 const tags = ['tools'];
 const limits =
-  'At most 10 a day per account (Basic) or per client address (public); premium is unlimited. ' +
+  "At most 10 a day per account (Basic; counted when an LLM writes them, and within the account's daily LLM token budget) " +
+  'or per client address (public); premium is unlimited. ' +
   'Bursts are limited per client address (RATE_LIMIT_SUMMARIZER, default 20 a minute): 429 with Retry-After.';
 
 export const toolsRouter = router({
@@ -26,7 +27,6 @@ export const toolsRouter = router({
       },
     })
     .input(summarizeInputSchema)
-    .use(summarizerQuota)
     .output(summarizeOutputSchema)
     .mutation(({ ctx, input }) => summarize(ctx.deps, ctx, 'summary', input)),
 
@@ -42,7 +42,6 @@ export const toolsRouter = router({
       },
     })
     .input(summarizeInputSchema)
-    .use(summarizerQuota)
     .output(summarizeOutputSchema)
     .mutation(({ ctx, input }) => summarize(ctx.deps, ctx, 'youtube', input)),
 
@@ -72,7 +71,7 @@ export const toolsRouter = router({
       },
     })
     .input(summarizeInputSchema)
-    .use(summarizerQuota)
+    .use(visitorSummarizerQuota)
     .output(summarizeOutputSchema)
     .mutation(({ ctx, input }) => summarize(ctx.deps, ctx, 'summary', input)),
 
@@ -88,7 +87,7 @@ export const toolsRouter = router({
       },
     })
     .input(summarizeInputSchema)
-    .use(summarizerQuota)
+    .use(visitorSummarizerQuota)
     .output(summarizeOutputSchema)
     .mutation(({ ctx, input }) => summarize(ctx.deps, ctx, 'youtube', input)),
 

@@ -19,6 +19,7 @@ import { sanitizeSummaryHtml, type ModelTier, type TranscriptTurn } from '../../
 import type { AppDeps } from '../../deps.js';
 import { streamJob } from '../../stream-job.js';
 import { dailyLimit, takeDailyUseOrThrow } from '../../trpc/rate-limit.js';
+import { SUMMARIZER_KIND, estimateTokens, meterGeneration, serverEngine, type GenerationMeter } from '../ai-usage/service.js';
 import type { AuthUser } from '../auth/service.js';
 import { callAi } from '../summary/ai-errors.js';
 import { countWords, extractArticle } from './extract.js';
@@ -37,16 +38,16 @@ export const NO_READABLE_TEXT = 'No readable text was found on the page';
 export const TOO_LITTLE_TEXT = `There is too little text to summarise: at least ${SUMMARIZER_MIN_TEXT_CHARS} characters are needed`;
 export const YOUTUBE_NEEDS_LINK = 'link: a YouTube summary needs a YouTube link, not text';
 
-/** One daily counter for the summarizer tools (text, link, YouTube, streamed or not). */
-export const SUMMARIZER_KIND = 'summarizer';
-
-/** 10 a day for visitors and Basic users, unlimited for premium (spec §8/§9). */
-export function summarizerLimit(user: AuthUser | null): number | null {
-  return user && isPremiumActive(user) ? null : SUMMARIZER_DAILY_LIMIT;
+/**
+ * 10 a day for visitors, per client address; signed-in accounts are metered per account by the AI
+ * meter instead (docs/ai.md, "Daily limits"), so this is null (no limit here) for them.
+ */
+function visitorSummarizerLimit(user: AuthUser | null): number | null {
+  return user ? null : SUMMARIZER_DAILY_LIMIT;
 }
 
-/** Counts one summary per call; failed calls give it back. Over the limit: 429 'Daily limit reached'. */
-export const summarizerQuota = dailyLimit(SUMMARIZER_KIND, summarizerLimit);
+/** Counts one summary per visitor's call; failed calls give it back. Over the limit: 429 'Daily limit reached'. */
+export const visitorSummarizerQuota = dailyLimit(SUMMARIZER_KIND, visitorSummarizerLimit);
 
 function tierOf(user: AuthUser | null): ModelTier {
   return user && isPremiumActive(user) ? 'advanced' : 'basic';
@@ -195,6 +196,9 @@ function prepareText(text: string): PreparedSource {
   };
 }
 
+/** Characters of a typical article or caption track (about 2,000 words). */
+const TYPICAL_SOURCE_CHARS = 12_000;
+
 /** What is summarised, read from the text, the web page or the video's captions. */
 async function prepareSource(deps: AppDeps, mode: SummarizerMode, request: SummarizeRequest, signal?: AbortSignal): Promise<PreparedSource> {
   if (request.link === undefined) {
@@ -220,13 +224,33 @@ export interface SummarizeOptions {
   signal?: AbortSignal;
 }
 
-/** POST /v1/utils/{summary,youtube} and /v1/public/utils/{summary,youtube}: reads the source and summarises it. */
+/**
+ * POST /v1/utils/{summary,youtube} and /v1/public/utils/{summary,youtube}: reads the source and
+ * summarises it. A signed-in caller's summary is one metered generation of the summarizer counter,
+ * taken before the source is read; a visitor's is counted by visitorSummarizerQuota.
+ */
 export async function summarize(
   deps: AppDeps,
   caller: Caller,
   mode: SummarizerMode,
   request: SummarizeRequest,
   options: SummarizeOptions = {},
+): Promise<{ result: SummarizeResult }> {
+  if (!caller.user) return readAndSummarize(deps, caller, mode, request, options);
+  // Taken before the source is read, so a refused call fetches nothing: a page's or video's length is
+  // not known yet and is assumed typical until the LLM reports its usage.
+  const chars = request.text?.length ?? TYPICAL_SOURCE_CHARS;
+  const metered = { engine: serverEngine(deps), estimatedTokens: estimateTokens(chars), counter: 'summarizer' as const };
+  return meterGeneration(deps, caller.user, metered, (meter) => readAndSummarize(deps, caller, mode, request, options, meter));
+}
+
+async function readAndSummarize(
+  deps: AppDeps,
+  caller: Caller,
+  mode: SummarizerMode,
+  request: SummarizeRequest,
+  options: SummarizeOptions,
+  meter?: GenerationMeter,
 ): Promise<{ result: SummarizeResult }> {
   const prepared = await prepareSource(deps, mode, request, options.signal);
   options.onSource?.(prepared.source);
@@ -240,6 +264,7 @@ export async function summarize(
       signal: options.signal,
     }),
   );
+  meter?.addUsage(generated.usage);
   return {
     result: {
       summary: withoutSpeakerLabels(generated.html, prepared.source.kind),
@@ -265,7 +290,7 @@ function streamErrorMessage(deps: AppDeps, error: unknown): string {
 /**
  * tools.summarizeStream: `source` once the text is read, `token`s as the summary is written, then
  * `done` with what the POST call answers, or one `error` event (daily limit included). Counted like
- * a POST call; a failed or abandoned stream gives its use back.
+ * a POST call; a stream that fails or is abandoned before its summary is written gives its use back.
  */
 export async function* streamSummarize(
   deps: AppDeps,
@@ -274,10 +299,9 @@ export async function* streamSummarize(
   request: SummarizeRequest,
   signal: AbortSignal | undefined,
 ): AsyncGenerator<SummarizeStreamEvent> {
-  let giveBack: () => Promise<void>;
+  let giveBack: (() => Promise<void>) | undefined;
   try {
-    const subject = caller.user ? caller.user.id : `ip:${caller.ip}`;
-    giveBack = await takeDailyUseOrThrow(deps.db, subject, SUMMARIZER_KIND, summarizerLimit(caller.user));
+    if (!caller.user) giveBack = await takeDailyUseOrThrow(deps.db, `ip:${caller.ip}`, SUMMARIZER_KIND, visitorSummarizerLimit(null));
   } catch (error) {
     yield { type: 'error', error: streamErrorMessage(deps, error) };
     return;

@@ -5,6 +5,7 @@ import { formatMessageTime } from '@mbox/shared/format';
 import { MIN_QUESTION_LENGTH } from '@mbox/shared/ui-messages';
 import { useSession } from '../../lib/session';
 import { trpc } from '../../lib/trpc';
+import { AiUsageNote, useRefreshAiUsage } from '../ai-usage/ai-usage-note';
 import { UpgradeCard } from '../premium/upgrade-card';
 import { askQuestion, isAnswering, useChat, type ChatTurn } from './ask-store';
 
@@ -24,6 +25,7 @@ export function lineLink(meetingId: string, messageId: string): string {
 export function AskPanel({ meetingId, onCitation }: { meetingId: string; onCitation?: () => void }) {
   const turns = useChat(meetingId);
   const utils = trpc.useUtils();
+  const refreshUsage = useRefreshAiUsage();
   const navigate = useNavigate();
   const [question, setQuestion] = useState('');
   const answering = isAnswering(turns);
@@ -38,7 +40,7 @@ export function AskPanel({ meetingId, onCitation }: { meetingId: string; onCitat
   const send = (text: string) => {
     const trimmed = text.trim();
     if (trimmed.length < MIN_QUESTION_LENGTH || answering) return;
-    askQuestion((input, handlers) => utils.client.ask.stream.subscribe(input, handlers), meetingId, trimmed);
+    askQuestion((input, handlers) => utils.client.ask.stream.subscribe(input, handlers), meetingId, trimmed, refreshUsage);
     setQuestion('');
   };
   const submit = (event: FormEvent) => {
@@ -84,6 +86,7 @@ export function AskPanel({ meetingId, onCitation }: { meetingId: string; onCitat
             Send
           </button>
         </form>
+        <AiUsageNote className="mt-1" />
       </footer>
     </section>
   );

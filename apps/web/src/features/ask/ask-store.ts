@@ -73,9 +73,10 @@ function historyOf(turns: readonly ChatTurn[]): NonNullable<AskInput['history']>
 
 /**
  * Asks `question` about the meeting: a new turn whose answer and citations fill in as the stream
- * arrives. Refusals (the daily limit, bad input) go through the app's one error mapping.
+ * arrives. Refusals (the daily limit, bad input) go through the app's one error mapping. `onEnd`
+ * runs once the turn is answered or failed.
  */
-export function askQuestion(subscribeAsk: AskSubscribe, meetingId: string, question: string): void {
+export function askQuestion(subscribeAsk: AskSubscribe, meetingId: string, question: string, onEnd?: () => void): void {
   const chat = chats.get(meetingId) ?? { turns: [], subscription: null };
   chats.set(meetingId, chat);
   if (isAnswering(chat.turns)) return;
@@ -91,6 +92,7 @@ export function askQuestion(subscribeAsk: AskSubscribe, meetingId: string, quest
     chat.subscription?.unsubscribe();
     chat.subscription = null;
     update(meetingId, id, change);
+    onEnd?.();
   };
   const refused = (error: unknown) => {
     // The stream also completes after its done event: only an unanswered question is a failure.

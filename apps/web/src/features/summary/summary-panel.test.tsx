@@ -1,5 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import type { AiUsage } from '@mbox/shared/ai-usage';
 import type { Summary, SummaryList } from '@mbox/shared/summary';
 import { SUMMARY_UNAVAILABLE_MESSAGE } from '@mbox/shared/summary-availability';
 import { EMPTY_RESULT_ERROR } from '@mbox/shared/ui-messages';
@@ -18,8 +19,18 @@ const stored: Summary = {
   customPrompt: '',
 };
 
+/** A free account's day with 3 of its 10 generations used. */
+function freeUsage(used = 3): AiUsage {
+  return {
+    day: '2026-11-20',
+    resetsAt: Date.UTC(2026, 10, 21),
+    generations: { used, limit: 10, left: 10 - used },
+    tokens: { used: 0, limit: 200_000, left: 200_000 },
+  };
+}
+
 function setup(list: SummaryList, { premium = false, handlers = {} }: { premium?: boolean; handlers?: Record<string, (input: unknown) => unknown> } = {}) {
-  const fake = createFakeTrpc({ 'summary.list': () => list, ...handlers });
+  const fake = createFakeTrpc({ 'summary.list': () => list, 'aiUsage.today': () => freeUsage(), ...handlers });
   const view = renderRoutes([{ path: '/', element: <SummaryPanel meetingId="m1" /> }], { fake, session: fakeSession({ premium }) });
   return { fake, view };
 }
@@ -106,5 +117,46 @@ describe('summary panel', () => {
     fireEvent.change(box, { target: { value: 'Why so?' } });
     expect((screen.getByRole('button', { name: 'Ask' }) as HTMLButtonElement).disabled).toBe(false);
     expect(screen.queryByText('Premium Feature')).toBeNull();
+  });
+
+  it('shows a free user what is left next to Generate, reads it again after each generation, and never generates a stored type again', async () => {
+    let used = 3;
+    // What the server holds: the summary once its stream is done.
+    const summaries: Summary[] = [];
+    const { fake } = setup(
+      { summaries: [], summariesDisabled: false, promptList: 'default' },
+      {
+        handlers: {
+          'aiUsage.today': () => freeUsage(used),
+          'summary.list': () => ({ summaries: [...summaries], summariesDisabled: false, promptList: 'default' }),
+        },
+      },
+    );
+    expect((await screen.findByTestId('ai-usage-left')).textContent).toBe('7 of 10 AI summaries left today');
+    fireEvent.click(screen.getByRole('button', { name: 'Generate' }));
+    await waitFor(() => expect(fake.subscriberCount('summary.generateStream')).toBe(1));
+    used = 4;
+    summaries.push(stored);
+    act(() => fake.push('summary.generateStream', { type: 'done', summary: stored }));
+    expect((await screen.findByTestId('summary-title')).textContent).toBe('Summary');
+
+    const picker = screen.getByRole('combobox', { name: 'Prompt type' });
+    fireEvent.change(picker, { target: { value: 'goal' } });
+    await waitFor(() => expect(fake.subscriberCount('summary.generateStream')).toBe(1));
+    act(() => fake.fail('summary.generateStream', apiError(429, 'TOO_MANY_REQUESTS', 'Daily limit reached')));
+    await waitFor(() => expect(screen.getByTestId('ai-usage-left').textContent).toBe('6 of 10 AI summaries left today'));
+    expect(screen.getByRole('button', { name: 'Generate' })).toBeTruthy();
+
+    // Back to the type that has a summary: it is shown, not generated again.
+    fireEvent.change(picker, { target: { value: 'summary' } });
+    expect((await screen.findByTestId('summary-title')).textContent).toBe('Summary');
+    expect(fake.calls.filter((c) => c.path === 'summary.generateStream')).toHaveLength(2);
+  });
+
+  it('shows premium users no count', async () => {
+    const { fake } = setup({ summaries: [], summariesDisabled: false, promptList: 'default' }, { premium: true });
+    await screen.findByRole('button', { name: 'Generate' });
+    expect(screen.queryByTestId('ai-usage-left')).toBeNull();
+    expect(fake.calls.some((c) => c.path === 'aiUsage.today')).toBe(false);
   });
 });

@@ -6,6 +6,7 @@ import { MIN_QUESTION_LENGTH } from '@mbox/shared/ui-messages';
 import { reportEmptyResult } from '../../lib/errors';
 import { useSession } from '../../lib/session';
 import { trpc } from '../../lib/trpc';
+import { AiUsageNote, useRefreshAiUsage } from '../ai-usage/ai-usage-note';
 import { UpgradeCard } from '../premium/upgrade-card';
 import { LanguageOptions } from './language-options';
 import { SUMMARY_PROSE } from './prose';
@@ -58,9 +59,10 @@ function SummaryWorkspace({ meetingId }: { meetingId: string }) {
     }
     utils.summary.list.setData({ id: meetingId }, (current) => (current ? upsertSummary(current, stored) : current));
   };
-  const regenerate = trpc.summary.regenerate.useMutation({ onSuccess: storeRegenerated });
-  const regenerateWithSettings = trpc.summary.regenerateWithSettings.useMutation({ onSuccess: storeRegenerated });
-  const translate = trpc.summary.translate.useMutation();
+  const refreshUsage = useRefreshAiUsage();
+  const regenerate = trpc.summary.regenerate.useMutation({ onSuccess: storeRegenerated, onSettled: refreshUsage });
+  const regenerateWithSettings = trpc.summary.regenerateWithSettings.useMutation({ onSuccess: storeRegenerated, onSettled: refreshUsage });
+  const translate = trpc.summary.translate.useMutation({ onSettled: refreshUsage });
   const regenerating = regenerate.isPending || regenerateWithSettings.isPending;
   const busy = stream !== null || regenerating || translate.isPending;
 
@@ -311,6 +313,7 @@ function EmptySummary({ label, onGenerate, busy }: { label: string; onGenerate: 
       <button type="button" className="btn btn-primary btn-sm" onClick={onGenerate} disabled={busy}>
         Generate
       </button>
+      <AiUsageNote />
     </div>
   );
 }

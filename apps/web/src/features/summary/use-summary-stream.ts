@@ -4,6 +4,7 @@ import type { GenerateSummaryInput } from '@mbox/shared/generation';
 import type { Summary } from '@mbox/shared/summary';
 import { handleApiError, reportEmptyResult } from '../../lib/errors';
 import { trpc } from '../../lib/trpc';
+import { useRefreshAiUsage } from '../ai-usage/ai-usage-note';
 import { isEmptyResult, upsertSummary } from './prompt-options';
 
 /** A generation whose answer is arriving: which picker entry it belongs to and the text so far. */
@@ -18,7 +19,9 @@ export interface SummaryStream {
  * Generates a summary through the summary.generateStream subscription: tokens are collected as they
  * arrive, the stored summary of the final event goes into the summary-list cache. Subscription
  * errors never reach the QueryClient caches, so they are handed to the one error mapping here.
- * Leaving the screen unsubscribes, which cancels the generation on the server.
+ * Leaving the screen unsubscribes, which cancels the generation on the server. However it ends,
+ * today's AI count is read again; after a failure the list too (the server may have stored the
+ * summary before the stream broke: choosing the type again then shows it, nothing is generated).
  */
 export function useSummaryStream(
   meetingId: string,
@@ -26,6 +29,7 @@ export function useSummaryStream(
   onSettled: (optionId: string, summary: Summary | null) => void,
 ) {
   const utils = trpc.useUtils();
+  const refreshUsage = useRefreshAiUsage();
   const [stream, setStream] = useState<SummaryStream | null>(null);
   const subscription = useRef<Unsubscribable | null>(null);
   const settled = useRef(onSettled);
@@ -45,6 +49,8 @@ export function useSummaryStream(
         subscription.current?.unsubscribe();
         subscription.current = null;
         setStream(null);
+        refreshUsage();
+        if (!summary) void utils.summary.list.invalidate({ id: meetingId });
         settled.current(optionId, summary);
       };
       subscription.current = utils.client.summary.generateStream.subscribe(input, {
@@ -76,7 +82,7 @@ export function useSummaryStream(
         onComplete: () => finish(null),
       });
     },
-    [meetingId, utils],
+    [meetingId, utils, refreshUsage],
   );
 
   return { stream, start };
