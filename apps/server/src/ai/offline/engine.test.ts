@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SUMMARY_SETTINGS, PROMPT_KEYS, type PromptKey, type SummarySettings } from '@mbox/shared';
 import { AiEngine, OFFLINE_MODEL } from '../engine.js';
-import { QMSUM_MEETINGS, loadQmsumMeeting, toTranscript } from '../eval/qmsum.js';
+import { QMSUM_FIXTURE_MEETINGS, loadQmsumMeeting, toTranscript } from '../eval/qmsum.js';
 import { generateOffline } from './engine.js';
 import { cleanTurnText, contentTerms, wordCount } from './text.js';
 
-const meetings = QMSUM_MEETINGS.map((name) => {
+const meetings = QMSUM_FIXTURE_MEETINGS.map((name) => {
   const m = loadQmsumMeeting(name);
   return { name, meeting: m, transcript: toTranscript(m) };
 });

@@ -1,6 +1,6 @@
 import { MAX_LINE_TEXT, MAX_LINES_PER_BATCH, PROMPT_KEYS, type SummaryDepth } from '@mbox/shared';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { QMSUM_MEETINGS, loadQmsumMeeting, toTranscript } from '../../ai/eval/qmsum.js';
+import { QMSUM_FIXTURE_MEETINGS, loadQmsumMeeting, toTranscript } from '../../ai/eval/qmsum.js';
 import type { TranscriptTurn } from '../../ai/index.js';
 import type { Config } from '../../config.js';
 import { JOBS_SCHEMA } from '../../jobs/jobs.js';
@@ -21,7 +21,7 @@ const fast: Partial<Config> = { JOB_POLL_SECONDS: 0.5, PUBLIC_URL: 'http://mbox.
 
 /** The QMSum meetings' turns (three meetings, a dozen speakers) repeated to `lines` caption lines. */
 function longMeeting(lines: number): TranscriptTurn[] {
-  const turns = QMSUM_MEETINGS.flatMap((name) => toTranscript(loadQmsumMeeting(name)));
+  const turns = QMSUM_FIXTURE_MEETINGS.flatMap((name) => toTranscript(loadQmsumMeeting(name)));
   return Array.from({ length: lines }, (_, i) => {
     const turn = turns[i % turns.length]!;
     return { speaker: turn.speaker, text: turn.text.slice(0, MAX_LINE_TEXT) };
