@@ -72,6 +72,8 @@ export const configSchema = z.object({
   LLM_TIMEOUT_MS: z.coerce.number().int().min(100).default(60000),
   LLM_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
   LLM_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
+  /** Worker threads of the offline engine; unset = one less than the CPU cores, 1 to 4. */
+  OFFLINE_AI_THREADS: z.coerce.number().int().min(1).max(32).optional(),
 
   /** SMTP server of recap e-mails (smtp://user:pass@host:587, smtps://...); without it they go to DATA_DIR/outbox. */
   SMTP_URL: optionalString,
