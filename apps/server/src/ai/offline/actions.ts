@@ -60,7 +60,17 @@ function dateSpan(tokens: readonly Token[]): [number, number] | undefined {
   return [from, end];
 }
 
-export function readAction(sentence: string, speaker: string, participants: readonly string[], clock: MeetingClock): ActionItem | undefined {
+/**
+ * `agenda`: the sentence is in the opening of the meeting, where "we need to choose…" sets out what the
+ * meeting is for rather than work for afterwards.
+ */
+export function readAction(
+  sentence: string,
+  speaker: string,
+  participants: readonly string[],
+  clock: MeetingClock,
+  agenda = false,
+): ActionItem | undefined {
   const tagged = tagSentences(sentence)[0];
   if (!tagged) return undefined;
   const tokens = dropFillers(tagged.tokens).filter((t) => t.pos !== 'INTJ');
@@ -81,7 +91,7 @@ export function readAction(sentence: string, speaker: string, participants: read
     } else if (t.normal === 'you' && !question) {
       owner = '';
       addressed = true;
-    } else if (t.normal === 'we' || /^we['’](?:ll|re)$/.test(t.normal)) {
+    } else if ((t.normal === 'we' || /^we['’](?:ll|re)$/.test(t.normal)) && !agenda) {
       owner = 'Team';
     } else if (t.pos === 'PROPN') {
       const name = participants.find((p) => p.toLowerCase().split(/\s+/).includes(t.normal));

@@ -269,7 +269,8 @@ function extractByCues(c: Context, options: CueOptions): Minutes {
     // Short statements ("Let's go with Lenovo.") can carry a whole decision: a lower bar than summaries.
     if (s.words < 4 || s.terms.length < 2 || (options.filter && !options.filter(s))) continue;
     const cue = cueScore(s.text, options.cues) + (options.boost?.(s) ?? 0);
-    if (cue < (options.threshold ?? 1.5)) continue;
+    // A regeneration also admits weaker cues, so a meeting whose every candidate was shown still gets another selection.
+    if (cue < (options.threshold ?? 1.5) * (c.variant > 0 ? 0.6 : 1)) continue;
     const closeness = cosine(a.vectors[s.id]!, a.meetingCentroid);
     pool.push({ sentence: s, score: cue * (0.25 + a.centrality[s.id]! + closeness), vector: a.vectors[s.id]! });
   }
@@ -317,7 +318,7 @@ function actions(c: Context): Minutes {
     empty: 'No action items were assigned in this meeting.',
     threshold: 1,
     write: (s) => {
-      const action = readAction(s.text, s.speaker, a.speakers, c.clock);
+      const action = readAction(s.text, s.speaker, a.speakers, c.clock, s.position < 0.15);
       if (!action) return undefined;
       const asked = action.addressed ? reply(a, s) : undefined;
       const owner = action.owner || asked?.speaker || 'Unassigned';
@@ -337,14 +338,15 @@ function nextSteps(c: Context): Minutes {
   });
 }
 
-/** A question and the reply that shows it stayed open. */
+/** A question that stayed open, with the reply that shows it; undefined when it was answered. */
 function openQuestion(c: Context, s: Sentence): MinutesItem | undefined {
-  const item = plainItem(c, s);
-  if (!item) return undefined;
   const r = reply(c.a, s);
-  if (c.document || !r) return item;
-  const answer = NON_ANSWER.test(r.text) ? `${r.speaker} did not know.` : 'No clear answer was given.';
-  return { ...item, lead: s.speaker, text: `${item.text} ${answer}`, lines: [s.line, r.line] };
+  const unknown = r !== undefined && NON_ANSWER.test(r.text);
+  if (r && !unknown && (AGREEMENT.test(r.text.trim()) || wordCount(r.text) >= 6)) return undefined;
+  const item = plainItem(c, s);
+  if (!item || c.document) return item;
+  const answer = unknown ? `${r.speaker} did not know.` : 'No clear answer was given.';
+  return { ...item, lead: s.speaker, text: `${item.text} ${answer}`, lines: r ? [s.line, r.line] : [s.line] };
 }
 
 function unanswered(a: Analysis, s: Sentence): boolean {
@@ -568,7 +570,7 @@ function answerQuestion(c: Context, question: string): Minutes {
   const wordLimit = budget.maxWords > 0 ? budget.maxWords : Math.max(120, budget.minWords);
   const chosen: { at: number; item: MinutesItem }[] = [];
   for (const o of order) {
-    const answer = answerOf(o.p.ids).filter((s) => !used.has(s.id));
+    const answer = answerOf(o.p.ids).filter((s) => !used.has(s.id) && s.words >= 3);
     if (answer.length === 0) continue;
     const text = answer.map((s) => noteOf(c, s)).join(' ');
     const w = wordCount(text) + (c.document ? 0 : wordCount(answer[0]!.speaker));

@@ -157,8 +157,10 @@ export function keyPhrases(
   });
   const docs = elsewhere.length + 1;
   const scored: { key: string; score: number }[] = [];
+  // A phrase said once labels a span only when the span is short.
+  const least = span.length > 20 ? 2 : 1;
   for (const [key, n] of here) {
-    if (n < 2) continue;
+    if (n < least) continue;
     const length = key.split(' ').length;
     const df = 1 + elsewhere.filter((f) => (f.get(key) ?? 0) > 0).length;
     const idf = Math.log(1 + docs / df);

@@ -68,6 +68,7 @@ export function pickNotes(candidates: readonly Candidate[], options: PickOptions
   };
   const chosen: Note[] = [];
   const seen = new Set<string>();
+  const replies = new Set<number>();
   let total = 0;
   while (pool.length > 0 && total < options.minWords && chosen.length < (options.maxItems ?? Infinity)) {
     let best = -1;
@@ -85,10 +86,18 @@ export function pickNotes(candidates: readonly Candidate[], options: PickOptions
     if (best < 0) break;
     const [picked] = pool.splice(best, 1);
     const item = noteOf(picked!);
-    if (!item || seen.has(item.text.toLowerCase())) continue;
+    // The same point twice adds nothing, nor a line already quoted as another point's reply ("Ben did not know").
+    if (!item || seen.has(item.text.toLowerCase()) || replies.has(picked!.sentence.line)) continue;
+    const quoted = item.lines.filter((l) => l !== picked!.sentence.line);
+    const covered = chosen.filter((n) => n.lines.length === 1 && quoted.includes(n.sentence.line));
+    for (const n of covered) {
+      chosen.splice(chosen.indexOf(n), 1);
+      total -= n.words;
+    }
     const words = itemWords(item);
     if (options.maxWords > 0 && total + words > options.maxWords) continue;
     seen.add(item.text.toLowerCase());
+    for (const line of item.lines) if (line !== picked!.sentence.line) replies.add(line);
     chosen.push({ ...item, sentence: picked!.sentence, score: picked!.score, vector: picked!.vector, words });
     total += words;
   }

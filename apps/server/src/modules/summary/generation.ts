@@ -1,5 +1,5 @@
 import { TRPCError } from '@trpc/server';
-import { ZodRealError } from 'zod';
+import { ZodRealError, z } from 'zod';
 import {
   DEFAULT_SUMMARY_SETTINGS,
   ORIGINAL_LANGUAGE_CODE,
@@ -100,6 +100,8 @@ interface Target {
   settings: SummarySettings;
   /** The stored summary to replace (regeneration); else upserted by (meeting, prompt, question). */
   summaryId?: string;
+  /** Regenerate's variant: 0 for a first generation, the stored one + 1 for each regeneration. */
+  variant: number;
 }
 
 interface RunOptions {
@@ -120,6 +122,8 @@ async function generateAndStore(deps: AppDeps, user: AuthUser, target: Target, o
       promptKey: target.promptKey,
       customPrompt: target.customPrompt || undefined,
       settings: target.settings,
+      variant: target.variant,
+      timeZone: user.timezone,
       tier: modelTier(user),
       onToken: options.onToken,
       signal: options.signal,
@@ -140,7 +144,7 @@ async function generateAndStore(deps: AppDeps, user: AuthUser, target: Target, o
       text: key ? encryptText(key, generated.html, summaryContext(meetingId)) : generated.html,
       // Translations belong to the text they were made from.
       translations: {},
-      settings: { ...target.settings, model: generated.model, chunks: generated.chunks },
+      settings: { ...target.settings, model: generated.model, chunks: generated.chunks, variant: target.variant },
       encrypted: key !== null,
     };
     let row: Summary;
@@ -191,10 +195,18 @@ export async function generateSummary(
       promptKey: input.promptKey,
       customPrompt: input.customPrompt ?? '',
       settings: await defaultSettings(deps, user),
+      variant: 0,
     },
     options,
   );
 }
+
+/** The variant a stored summary was generated with (0 when it predates variants). */
+function storedVariant(settings: unknown): number {
+  const parsed = storedVariantSchema.safeParse(settings);
+  return parsed.success ? parsed.data.variant : 0;
+}
+const storedVariantSchema = z.object({ variant: z.number().int().min(0) });
 
 /**
  * PUT /v1/prompts/{summaryKey} and PUT /v1/p/prompts/{summaryKey}: generates the stored summary
@@ -209,7 +221,7 @@ export async function regenerateSummary(
 ): Promise<SummaryDto> {
   const existing = await deps.db.summary.findFirst({
     where: { id: input.summaryKey, meetingId: input.meetKey, meeting: { userId: user.id } },
-    select: { id: true, promptKey: true, customPrompt: true },
+    select: { id: true, promptKey: true, customPrompt: true, settings: true },
   });
   if (!existing) throw summaryNotFound();
   if (existing.promptKey !== input.promptKey) {
@@ -222,6 +234,8 @@ export async function regenerateSummary(
     customPrompt: existing.customPrompt,
     settings: settings ?? (await defaultSettings(deps, user)),
     summaryId: existing.id,
+    // Each regeneration picks another selection (docs/ai.md, "Regenerate").
+    variant: storedVariant(existing.settings) + 1,
   });
 }
 
