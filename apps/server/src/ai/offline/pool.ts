@@ -30,12 +30,14 @@ export function defaultOfflineThreads(): number {
  * The worker's entry: the bundled file beside the server's bundle in production, the TypeScript
  * source (loaded through tsx) when the server runs from its sources (development, tests).
  */
-function workerEntry(): { filename: string; execArgv: string[] } {
+function workerEntry(): { filename: string; execArgv?: string[] } {
+  // Threads inherit the process's Node options by default. They are not given explicitly: V8 flags such
+  // as the start script's --max-semi-space-size are refused in a worker's execArgv.
   if (import.meta.url.endsWith('.ts')) {
-    const tsx = process.execArgv.some((a) => /\btsx\b/.test(a)) ? [] : ['--import', 'tsx'];
-    return { filename: new URL('./worker.ts', import.meta.url).href, execArgv: [...process.execArgv, ...tsx] };
+    const withTsx = process.execArgv.some((a) => /\btsx\b/.test(a));
+    return { filename: new URL('./worker.ts', import.meta.url).href, execArgv: withTsx ? undefined : ['--import', 'tsx'] };
   }
-  return { filename: pathToFileURL(join(repoRoot, 'apps', 'server', 'dist', 'offline-worker.js')).href, execArgv: process.execArgv };
+  return { filename: pathToFileURL(join(repoRoot, 'apps', 'server', 'dist', 'offline-worker.js')).href };
 }
 
 /**
