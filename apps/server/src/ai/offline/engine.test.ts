@@ -206,6 +206,32 @@ describe('offline settings', () => {
   });
 });
 
+describe('meetings in other languages', () => {
+  const german = [
+    'Wir müssen heute den Lieferanten für die neuen Laptops auswählen.',
+    'Ich habe die Angebote von Dell und Lenovo verglichen, Lenovo ist zehn Prozent günstiger.',
+    'Dann nehmen wir Lenovo für die Laptops.',
+    'Ja, einverstanden.',
+    'Ich schicke die Bestellung bis Freitag an die Buchhaltung.',
+    'Die Lieferzeit ist noch ein Problem.',
+  ];
+  const japanese = ['今日は新しいノートパソコンの業者を決める必要があります。', 'デルとレノボの見積もりを比較しました。', 'ではレノボにしましょう。', 'はい、賛成です。', '金曜日までに経理に発注書を送ります。'];
+
+  it.each([
+    ['German', german],
+    ['Japanese', japanese],
+  ])('%s: says the engine reads English and quotes the lines it cites, for every prompt type', (_language, lines) => {
+    const transcript = lines.map((t, i) => ({ speaker: i % 2 ? 'Ben' : 'Ann', text: t }));
+    for (const key of PROMPT_KEYS) {
+      const { html, lines: cited } = run(transcript, key, {}, { customPrompt: 'Welcher Lieferant wurde gewählt?' });
+      expect(html, key).toContain('does not seem to be in English');
+      expect(cited.length, key).toBeGreaterThan(0);
+      // No English sentiment reading of German words ("die"), no invented decisions.
+      expect(html, key).not.toMatch(/Overall tone|agreed by/);
+    }
+  });
+});
+
 describe('documents (the tools summarizer)', () => {
   const article = [
     'Nick Williams, the council leader, announced new bike lanes for Cardiff on Monday.',

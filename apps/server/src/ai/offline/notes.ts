@@ -175,14 +175,37 @@ export function dropFillers(tokens: readonly Token[]): Token[] {
 }
 
 /** Discourse openers, commas and conjunctions at the start go. */
+/** Titles a speaker addresses someone by ("Mr. Chair, …", "Madam Speaker, …"). */
+const TITLES = new Set(['mr', 'mr.', 'mrs', 'mrs.', 'ms', 'ms.', 'madam', 'chair', 'chairman', 'chairwoman', 'speaker', 'minister', 'president', 'sir']);
+
+/** Length of a vocative at `i` ("Mr. Chair," "Ben,"): a short run of names or titles closed by a comma; 0 if none. */
+function vocativeAt(tokens: readonly Token[], i: number): number {
+  let j = i;
+  let named = false;
+  while (j < tokens.length && j < i + 4 && (tokens[j]!.pos === 'PROPN' || TITLES.has(tokens[j]!.normal))) {
+    named = true;
+    j++;
+  }
+  return named && tokens[j]?.value === ',' && j + 1 < tokens.length ? j + 1 - i : 0;
+}
+
+/** Discourse openers, vocatives, commas and conjunctions at the start go. */
 function dropOpeners(tokens: readonly Token[]): Token[] {
   let i = 0;
   while (i < tokens.length - 1) {
     const t = tokens[i]!;
-    if (t.pos === 'PUNCT' || t.pos === 'INTJ' || t.pos === 'CCONJ' || OPENERS.has(t.normal)) i++;
+    const vocative = vocativeAt(tokens, i);
+    if (vocative > 0) i += vocative;
+    else if (t.pos === 'PUNCT' || t.pos === 'INTJ' || t.pos === 'CCONJ' || OPENERS.has(t.normal)) i++;
     else break;
   }
   return tokens.slice(i);
+}
+
+/** How a speaker is named inside a sentence: without the bracketed riding or role ("Hon. Mary Ng (Markham, Lib.)" → "Hon. Mary Ng"). */
+export function shortName(speaker: string): string {
+  const short = speaker.replace(/\s*\([^)]*\)/g, '').trim();
+  return short || speaker;
 }
 
 const WEAK_END: ReadonlySet<Pos> = new Set(['DET', 'ADP', 'CCONJ', 'SCONJ', 'AUX', 'PART', 'PRON', 'PUNCT', 'ADV']);
@@ -220,7 +243,7 @@ function finish(text: string, question: boolean): string {
 export function noteFromTokens(tokens: readonly Token[], options: NoteOptions = {}): string {
   const question = tokens[tokens.length - 1]?.value === '?';
   let out = dropOpeners(dropFillers(tokens));
-  if (options.speaker) out = attribute(out, options.speaker);
+  if (options.speaker) out = attribute(out, shortName(options.speaker));
   const whole = wordsIn(out);
   out = shorten(out, options.maxWords ?? NOTE_WORDS);
   return finish(joinTokens(out), question && wordsIn(out) === whole);
