@@ -11,8 +11,14 @@ const englishModel = lazyRequire<Model>('wink-eng-lite-web-model');
 
 type Wink = ReturnType<typeof WinkNlp>;
 let instance: Wink | undefined;
+let tagger: Wink | undefined;
+/** Every annotation: sentences, tags, lemmas, entities (for the few sentences that become notes). */
 function wink(): Wink {
   return (instance ??= winkNlp()(englishModel()));
+}
+/** Sentences and tags only, for the whole transcript: entity recognition is most of the rest of the cost. */
+function winkTagger(): Wink {
+  return (tagger ??= winkNlp()(englishModel(), ['sbd', 'pos']));
 }
 
 /** Universal part-of-speech tags (https://universaldependencies.org/u/pos/). */
@@ -42,7 +48,7 @@ export interface TaggedSentence {
 /** Splits text into its sentences (wink-nlp's sentence boundary detection). */
 export function splitSentences(text: string): string[] {
   if (!text.trim()) return [];
-  return wink().readDoc(text).sentences().out().map((s) => s.trim()).filter((s) => s.length > 0);
+  return winkTagger().readDoc(text).sentences().out().map((s) => s.trim()).filter((s) => s.length > 0);
 }
 
 /** The sentences of a text with their tokens, tags, lemmas and entities. */
@@ -77,7 +83,7 @@ export function tagSentences(text: string): TaggedSentence[] {
 /** The sentences of a text with their part-of-speech tags only (cheaper: no lemmas or entities). */
 export function posSentences(text: string): { text: string; values: string[]; pos: Pos[] }[] {
   if (!text.trim()) return [];
-  const nlp = wink();
+  const nlp = winkTagger();
   const its = nlp.its;
   const out: { text: string; values: string[]; pos: Pos[] }[] = [];
   nlp.readDoc(text).sentences().each((sentence: ItemSentence) => {

@@ -151,6 +151,8 @@ function matchesAt(tokens: readonly Token[], i: number, phrase: readonly string[
   return phrase.every((word, k) => tokens[i + k]?.normal === word);
 }
 
+const DEBRIS_BEFORE_COMMA: ReadonlySet<Pos> = new Set(['DET', 'ADP', 'CCONJ', 'SCONJ', 'PART']);
+
 /** Hesitations (interjections), hedges and repeated words out. */
 export function dropFillers(tokens: readonly Token[]): Token[] {
   const out: Token[] = [];
@@ -169,6 +171,8 @@ export function dropFillers(tokens: readonly Token[]): Token[] {
     }
     const prev = out[out.length - 1];
     if (prev && isWord(t) && prev.normal === t.normal) continue; // "the the"
+    // Commas left where a hesitation was cut out: at the start, doubled, or right after "the", "in", "and".
+    if (t.value === ',' && (!prev || prev.pos === 'PUNCT' || DEBRIS_BEFORE_COMMA.has(prev.pos))) continue;
     out.push(t);
   }
   return out;
