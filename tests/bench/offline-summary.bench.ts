@@ -13,6 +13,8 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
+import { availableParallelism } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { QMSUM_FIXTURE_MEETINGS, loadQmsumMeeting, toTranscript } from '../../apps/server/src/ai/eval/qmsum.js';
 import { postJson, serverNodeFlags, Verdicts } from './support.js';
@@ -42,8 +44,17 @@ async function serve(): Promise<void> {
   const issued = await app.rest<{ token: string }>('POST', '/v1/auth/extension-token', { token });
   const served: Served = { url: app.url, pid: process.pid, token, extensionToken: issued.body.token };
   process.send?.(served);
+  // The event loop's delay, to tell a blocked loop from a machine short of CPU (probes slow either way).
+  let delay = monitorEventLoopDelay({ resolution: 10 });
+  delay.enable();
   process.on('message', (message) => {
     if (message === 'stop') void app.close().then(() => process.exit(0));
+    if (message === 'delay') {
+      process.send?.({ delay: { p50: delay.percentile(50) / 1e6, p99: delay.percentile(99) / 1e6, max: delay.max / 1e6 } });
+      delay.disable();
+      delay = monitorEventLoopDelay({ resolution: 10 });
+      delay.enable();
+    }
   });
 }
 
@@ -57,6 +68,25 @@ function get(agent: Agent, url: string): Promise<number> {
     });
     req.on('error', reject);
     req.end();
+  });
+}
+
+interface Delay {
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+/** The server's event-loop delay since the last call (ms). */
+function eventLoopDelay(child: ChildProcess): Promise<Delay> {
+  return new Promise((resolve) => {
+    const onMessage = (message: unknown) => {
+      if (typeof message !== 'object' || message === null || !('delay' in message)) return;
+      child.off('message', onMessage);
+      resolve((message as { delay: Delay }).delay);
+    };
+    child.on('message', onMessage);
+    child.send('delay');
   });
 }
 
@@ -131,14 +161,16 @@ async function seedLongMeeting(served: Served): Promise<string> {
 
 async function main(): Promise<void> {
   const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['--serve'], {
-    execArgv: ['--import', 'tsx', ...serverNodeFlags()],
+    execArgv: ['--import', 'tsx', ...serverNodeFlags(), ...(process.env.PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/offline-bench-prof'] : [])],
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   const served = await new Promise<Served>((resolve) => child.once('message', (m) => resolve(m as Served)));
   try {
     const meetingKey = await seedLongMeeting(served);
     const idleRss = peakRssMb(served.pid);
+    await eventLoopDelay(child);
     const reference = await probe(served, new Promise((r) => setTimeout(r, REFERENCE_MS)));
+    const referenceDelay = await eventLoopDelay(child);
 
     const agent = new Agent({ keepAlive: true });
     const started = performance.now();
@@ -153,6 +185,7 @@ async function main(): Promise<void> {
     );
     const during = await probe(served, summaries);
     await summaries;
+    const duringDelay = await eventLoopDelay(child);
     agent.destroy();
     const peakRss = peakRssMb(served.pid);
 
@@ -163,6 +196,9 @@ async function main(): Promise<void> {
     const row = (values: number[]) => `p50 ${percentile(values, 50).toFixed(1)} p99 ${percentile(values, 99).toFixed(1)} ms`;
     verdicts.figure(`/healthz (${during.health.length} probes)`, row(during.health), row(reference.health), 'p99 ≤ 50 ms', percentile(during.health, 99) <= 50);
     verdicts.figure(`ingest (${during.ingest.length} batches)`, row(during.ingest), row(reference.ingest), 'p99 ≤ 50 ms', percentile(during.ingest, 99) <= 50);
+    const delayRow = (d: Delay) => `p50 ${d.p50.toFixed(1)} p99 ${d.p99.toFixed(1)} max ${d.max.toFixed(0)} ms`;
+    console.log(`${'server event-loop delay'.padEnd(28)} ${delayRow(duringDelay).padEnd(30)} reference ${delayRow(referenceDelay)}`);
+    console.log(`load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')} on ${availableParallelism()} cores`);
     process.exitCode = verdicts.missed > 0 ? 1 : 0;
   } finally {
     child.send('stop');

@@ -71,6 +71,31 @@ async function defaultSettings(deps: AppDeps, user: AuthUser): Promise<SummarySe
 }
 
 /**
+ * Lines per query when a transcript is read: Prisma maps a query's rows in one go on the event loop,
+ * and the 20,000 lines of a 3-hour meeting in one query held it for seconds (docs/performance.md,
+ * "Offline summaries").
+ */
+const TRANSCRIPT_PAGE = 1000;
+
+/** A meeting's lines in spoken order, with what a summary reads, a page at a time. */
+async function readMessages(deps: AppDeps, meetingId: string) {
+  const select = { id: true, meetingId: true, user: true, text: true, aiFixed: true, encrypted: true, spokenAt: true } as const;
+  const rows = [];
+  for (let cursor: { id: string } | undefined; ; ) {
+    const page = await deps.db.message.findMany({
+      where: { meetingId },
+      orderBy: [{ spokenAt: 'asc' }, { id: 'asc' }],
+      select,
+      take: TRANSCRIPT_PAGE,
+      ...(cursor ? { cursor, skip: 1 } : {}),
+    });
+    rows.push(...page);
+    if (page.length < TRANSCRIPT_PAGE) return rows;
+    cursor = { id: page[page.length - 1]!.id };
+  }
+}
+
+/**
  * The meeting's transcript in plain text, refused while the meeting is too small to summarise
  * (the shared rule of the summary list). `sealed`: some text is encrypted, so the summary must be.
  */
@@ -81,7 +106,7 @@ async function loadTranscript(
 ): Promise<{ transcript: TranscriptTurn[]; sealed: boolean }> {
   const meeting = await deps.db.meeting.findFirst({ where: { id: meetingId, userId }, select: { encrypted: true } });
   if (!meeting) throw meetingNotFound();
-  const rows = await deps.db.message.findMany({ where: { meetingId }, orderBy: [{ spokenAt: 'asc' }, { id: 'asc' }] });
+  const rows = await readMessages(deps, meetingId);
   if (!canSummarize(rows)) throw new TRPCError({ code: 'PRECONDITION_FAILED', message: SUMMARY_UNAVAILABLE_MESSAGE });
   const messages = await openMessages(deps, userId, rows);
   return {
