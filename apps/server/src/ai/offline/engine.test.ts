@@ -177,13 +177,13 @@ describe('offline settings', () => {
     ['speaker', 100, 200],
     ['standard', 50, 100],
     ['deep', 300, 0],
-  ] as const)('a %s summary keeps between min %i and max %i words (±10 %%)', (depth, minLength, maxLength) => {
+  ] as const)('a %s summary keeps between min %i and max %i words (±10 %%)', { timeout: 30_000 }, (depth, minLength, maxLength) => {
     const words = wordCount(text(run(transcript, 'summary', { depth, minLength, maxLength }).html));
     expect(words).toBeGreaterThanOrEqual(minLength * 0.9);
     if (maxLength > 0) expect(words).toBeLessThanOrEqual(maxLength * 1.1);
   });
 
-  it('depth changes the answer', () => {
+  it('depth changes the answer', { timeout: 30_000 }, () => {
     const answers = (['standard', 'deep', 'speaker'] as const).map((depth) => run(transcript, 'summary', { depth }).html);
     expect(new Set(answers).size).toBe(3);
   });
@@ -193,7 +193,7 @@ describe('offline settings', () => {
     expect(wordCount(text(run(transcript, 'issue', { maxLength: 100, minLength: 50 }).html))).toBeLessThanOrEqual(110);
   });
 
-  it('Regenerate (a new variant) picks another selection; the same variant the same one', () => {
+  it('Regenerate (a new variant) picks another selection; the same variant the same one', { timeout: 60_000 }, () => {
     for (const key of ['summary', 'decision', 'issue'] as const) {
       const first = run(transcript, key, {}, { variant: 0 }).html;
       expect(run(transcript, key, {}, { variant: 1 }).html, key).not.toBe(first);
