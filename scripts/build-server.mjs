@@ -98,7 +98,8 @@ const bundleGuards = {
 const started = Date.now();
 rmSync(dist, { recursive: true, force: true });
 const result = await esbuild.build({
-  entryPoints: [join(root, 'apps/server/src/main.ts')],
+  // The offline engine's worker threads load their own entry (apps/server/src/ai/offline/pool.ts).
+  entryPoints: { main: join(root, 'apps/server/src/main.ts'), 'offline-worker': join(root, 'apps/server/src/ai/offline/worker.ts') },
   outdir: dist,
   bundle: true,
   splitting: true,

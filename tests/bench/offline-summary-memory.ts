@@ -4,7 +4,7 @@
  * meeting, each in a fresh process whose heap is capped at HEAP_CAP_MB, it prints the time of the
  * default summary (and of every prompt with ALL=1), the growth of the process's peak resident memory
  * (getrusage maxRSS: a true high-water mark, heap included) and of the heap V8 reserved.
- *   - "varied": QMSum meetings (shared/data/qmsum) repeated, their speakers and wording as spoken;
+ *   - "varied": QMSum meetings (tests/fixtures/qmsum) repeated, their speakers and wording as spoken;
  *   - "alike": near-identical lines ("Line 17 of the long meeting…"), every pair of sentences similar,
  *     the worst case for a similarity graph (the e2e transcript test's meeting).
  *   npm run bench:offline-summary
@@ -14,7 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { PROMPT_KEYS, type PromptKey, type SummaryDepth } from '@mbox/shared';
 import { AiEngine } from '../../apps/server/src/ai/engine.js';
-import { QMSUM_DIR, QMSUM_MEETINGS, loadQmsumMeeting, toTranscript } from '../../apps/server/src/ai/eval/qmsum.js';
+import { QMSUM_FIXTURES_DIR, QMSUM_FIXTURE_MEETINGS, loadQmsumMeeting, toTranscript } from '../../apps/server/src/ai/eval/qmsum.js';
 import type { TranscriptTurn } from '../../apps/server/src/ai/types.js';
 
 const SIZES = (process.env.SIZES ?? '1000,5000,10000,20000').split(',').map(Number);
@@ -31,7 +31,7 @@ function benchTranscript(kind: Kind, lines: number): TranscriptTurn[] {
       text: `Line ${i + 1} of the long meeting, with enough words to wrap on a narrow panel now and then.`,
     }));
   }
-  const turns = QMSUM_MEETINGS.flatMap((name) => toTranscript(loadQmsumMeeting(name)));
+  const turns = QMSUM_FIXTURE_MEETINGS.flatMap((name) => toTranscript(loadQmsumMeeting(name)));
   return Array.from({ length: lines }, (_, i) => turns[i % turns.length]!);
 }
 
@@ -82,7 +82,7 @@ async function main() {
     await measure(process.argv[3] as Kind, Number(process.argv[4]), process.env.ALL === '1');
     return;
   }
-  console.log(`Offline summary engine on long meetings (QMSum from ${QMSUM_DIR}); each size in a fresh process, heap capped at ${HEAP_CAP_MB} MB\n`);
+  console.log(`Offline summary engine on long meetings (QMSum from ${QMSUM_FIXTURES_DIR}); each size in a fresh process, heap capped at ${HEAP_CAP_MB} MB\n`);
   console.log(`${'meeting'.padEnd(8)}${'lines'.padStart(7)}  ${'prompt'.padEnd(18)}${'time'.padStart(9)}${'words'.padStart(7)}${'peak RSS +'.padStart(12)}${'heap +'.padStart(9)}`);
   for (const kind of KINDS) {
     for (const lines of SIZES) {

@@ -138,6 +138,8 @@ export async function buildApp(deps: AppDeps, options: { webDist?: string | null
   await deps.jobs.start();
   // Before the database closes (main.ts closes it after the app): running jobs finish or are retried later.
   app.addHook('onClose', () => deps.jobs.stop());
+  // After the jobs: a recap still summarising finishes in its worker thread first.
+  app.addHook('onClose', () => deps.ai.close());
 
   // The web app's session cookies (modules/auth/cookies.ts).
   await app.register(fastifyCookie);

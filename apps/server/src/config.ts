@@ -84,6 +84,8 @@ export const configSchema = z.object({
   AI_DAILY_TOKENS_FREE: z.coerce.number().int().min(0).max(MAX_DAILY_TOKENS).default(200_000),
   /** LLM tokens (input + output) a premium account may use per UTC day; 0 = unlimited. */
   AI_DAILY_TOKENS_PREMIUM: z.coerce.number().int().min(0).max(MAX_DAILY_TOKENS).default(2_000_000),
+  /** Worker threads of the offline engine; unset = one less than the CPU cores, 1 to 4. */
+  OFFLINE_AI_THREADS: z.coerce.number().int().min(1).max(32).optional(),
 
   /** SMTP server of recap e-mails (smtp://user:pass@host:587, smtps://...); without it they go to DATA_DIR/outbox. */
   SMTP_URL: optionalString,

@@ -3,7 +3,8 @@ import { groupWithinBudget, splitLinesIntoChunks } from './chunking.js';
 import { countTokens } from './tokens.js';
 
 describe('splitting a transcript into chunks', () => {
-  it('cuts between speaker turns and keeps every chunk within the budget', () => {
+  // The first split loads wink-nlp's English model (sentences), seconds on a loaded machine.
+  it('cuts between speaker turns and keeps every chunk within the budget', { timeout: 30_000 }, () => {
     const lines = Array.from({ length: 60 }, (_, i) => `Speaker ${i % 3}: This is turn number ${i} about the budget and the roadmap.`);
     const chunks = splitLinesIntoChunks(lines, 120, countTokens);
     expect(chunks.length).toBeGreaterThan(3);

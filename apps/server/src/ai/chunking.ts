@@ -1,4 +1,4 @@
-import { splitSentences } from './offline/text.js';
+import { splitSentences } from './offline/nlp.js';
 
 /**
  * Splits "Speaker: text" lines into chunks of at most maxTokens, cutting between speaker turns.

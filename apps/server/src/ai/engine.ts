@@ -9,8 +9,8 @@ import type { Config } from '../config.js';
 import { groupWithinBudget, splitLinesIntoChunks } from './chunking.js';
 import { mapWithConcurrency } from './concurrency.js';
 import { AiInputError, LlmNotConfiguredError, LlmRequestError } from './errors.js';
-import { generateOffline } from './offline/engine.js';
 import { fixLineOffline } from './offline/fix-line.js';
+import { defaultOfflineThreads, inlineRunner, workerPoolRunner, type OfflineRunner } from './offline/pool.js';
 import { OpenAiProvider } from './openai-provider.js';
 import {
   buildChunkMessages,
@@ -39,6 +39,10 @@ export interface GenerateSummaryInput {
   tier: ModelTier;
   /** What the turns are: a meeting transcript (default) or a document read as one speaker's paragraphs. */
   material?: SourceMaterial;
+  /** Regenerate's variant (0 = first generation): the offline engine picks another selection for each. */
+  variant?: number;
+  /** The meeting owner's time zone: the offline engine resolves due dates ("by Friday") and topic times in it. */
+  timeZone?: string;
   /** Receives the answer's raw text as it is produced (the offline answer block by block). */
   onToken?: (delta: string) => void;
   signal?: AbortSignal;
@@ -52,6 +56,8 @@ export interface GeneratedSummary {
   usage: TokenUsage;
   /** Parts the transcript was split into (1 when it fit the context). */
   chunks: number;
+  /** Transcript indices the answer cites: citation n is citedLines[n - 1]; empty when it cites nothing. */
+  citedLines: number[];
 }
 
 export interface TranslateInput {
@@ -74,6 +80,8 @@ export interface AiEngineOptions {
   contextTokens: number;
   /** Chunk requests running at once for long meetings (LLM_CONCURRENCY). */
   concurrency: number;
+  /** Where offline summaries run (default: in the calling thread; the server uses worker threads). */
+  offline?: OfflineRunner;
 }
 
 const ZERO_USAGE: TokenUsage = { promptTokens: 0, completionTokens: 0 };
@@ -90,11 +98,13 @@ export class AiEngine {
   private readonly provider: LlmProvider | undefined;
   private readonly contextTokens: number;
   private readonly concurrency: number;
+  private readonly offline: OfflineRunner;
 
   constructor(options: AiEngineOptions) {
     this.provider = options.provider;
     this.contextTokens = options.contextTokens;
     this.concurrency = Math.max(1, options.concurrency);
+    this.offline = options.offline ?? inlineRunner;
   }
 
   static fromConfig(config: Config): AiEngine {
@@ -111,7 +121,13 @@ export class AiEngine {
         : undefined,
       contextTokens: config.LLM_CONTEXT_TOKENS,
       concurrency: config.LLM_CONCURRENCY,
+      offline: configured ? undefined : workerPoolRunner(config.OFFLINE_AI_THREADS ?? defaultOfflineThreads()),
     });
+  }
+
+  /** Stops the offline engine's worker threads. */
+  close(): Promise<void> {
+    return this.offline.close();
   }
 
   get isLlmConfigured(): boolean {
@@ -131,17 +147,17 @@ export class AiEngine {
     }
     const title = promptTitle(input.promptKey, customPrompt);
     if (!this.provider) {
-      const html = sanitizeSummaryHtml(
-        generateOffline({ transcript: input.transcript, promptKey: input.promptKey, settings, customPrompt }),
-      );
+      const { transcript, promptKey, material, variant, timeZone } = input;
+      const answer = await this.offline.run({ transcript, promptKey, settings, customPrompt, material, variant, timeZone }, input.signal);
+      const html = sanitizeSummaryHtml(answer.html);
       // Written at once, handed over block by block (paragraph, list item, heading) so streams show it grow.
       for (const block of htmlBlocks(html)) input.onToken?.(block);
-      return { title, html, model: OFFLINE_MODEL, usage: ZERO_USAGE, chunks: 1 };
+      return { title, html, model: OFFLINE_MODEL, usage: ZERO_USAGE, chunks: 1, citedLines: answer.lines };
     }
     const result = await this.generateWithLlm(this.provider, { ...input, customPrompt }, settings);
     const html = answerToSafeHtml(result.text);
     if (!html) throw new LlmRequestError('The LLM returned an empty answer.', undefined, 'empty', 1);
-    return { title, html, model: result.model, usage: result.usage, chunks: result.chunks };
+    return { title, html, model: result.model, usage: result.usage, chunks: result.chunks, citedLines: [] };
   }
 
   private async generateWithLlm(

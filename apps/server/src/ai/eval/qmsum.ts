@@ -3,9 +3,9 @@ import path from 'node:path';
 import { repoRoot } from '../../db/paths.js';
 import type { TranscriptTurn } from '../types.js';
 
-/** QMSum meetings shipped beside the repository (format: shared/data/qmsum/README.md). */
-export const QMSUM_DIR = path.resolve(repoRoot, '../shared/data/qmsum');
-export const QMSUM_MEETINGS = ['ES2004a', 'IS1003b', 'education_4'] as const;
+/** Three QMSum meetings kept as test fixtures (tests/fixtures/qmsum/README.md); never used for tuning. */
+export const QMSUM_FIXTURES_DIR = path.join(repoRoot, 'tests', 'fixtures', 'qmsum');
+export const QMSUM_FIXTURE_MEETINGS = ['ES2004a', 'IS1003b', 'education_4'] as const;
 
 export interface QmsumMeeting {
   meeting_transcripts: { speaker: string; content: string }[];
@@ -18,7 +18,7 @@ export function readQmsumFile(file: string): QmsumMeeting {
   return JSON.parse(readFileSync(file, 'utf8')) as QmsumMeeting;
 }
 
-export function loadQmsumMeeting(name: string, dir = QMSUM_DIR): QmsumMeeting {
+export function loadQmsumMeeting(name: string, dir = QMSUM_FIXTURES_DIR): QmsumMeeting {
   return readQmsumFile(path.join(dir, `${name}.json`));
 }
 

@@ -31,16 +31,17 @@ describe('offline engine on a long meeting', () => {
     text: `Line ${i + 1} of the long meeting, about the ${['budget', 'launch', 'hiring'][i % 3]} plan for the next quarter.`,
   }));
 
-  it('ranks only a bounded graph and still scores every sentence', () => {
+  // Tagging 6,000 lines with wink-nlp takes seconds on a loaded machine.
+  it('ranks only a bounded graph and still scores every sentence', { timeout: 60_000 }, () => {
     const a = analyse(transcript);
     expect(a.sentences).toHaveLength(transcript.length);
     expect(a.centrality.every((c) => c > 0 && c <= 1)).toBe(true);
   });
 
-  it('summarises it with the speakers and the meeting\'s words', () => {
-    const html = generateOffline({ transcript, promptKey: 'summary', settings: { depth: 'deep', minLength: 200, maxLength: 0, translateTo: '' } });
+  it('summarises it with the speakers and the meeting\'s words', { timeout: 60_000 }, () => {
+    const { html } = generateOffline({ transcript, promptKey: 'summary', settings: { depth: 'deep', minLength: 200, maxLength: 0, translateTo: '' } });
     expect(html).toMatch(/^<p>Ana Lopez, Bo Chen and Cy Dube discussed /);
-    expect(html).toMatch(/<li><b>(Ana Lopez|Bo Chen|Cy Dube):<\/b> Line \d+ of the long meeting/);
+    expect(html).toMatch(/<li>Line \d+ of the long meeting/);
   });
 });
 

@@ -7,6 +7,8 @@ export interface Analysis extends PreparedTranscript {
   idf: Map<string, number>;
   /** 0..1 per sentence: how central it is to the meeting (TextRank + closeness to the centroid). */
   centrality: number[];
+  /** TextRank per sentence, 0 for those outside the graph. */
+  textRank: number[];
   meetingCentroid: SparseVector;
 }
 
@@ -69,5 +71,5 @@ export function analyse(transcript: readonly TranscriptTurn[]): Analysis {
     const lengthFactor = s.words > 45 ? 45 / s.words : 1;
     return (0.5 * trNorm[i]! + 0.5 * cen[i]!) * (0.7 + 0.3 * lengthFactor);
   });
-  return { ...prepared, vectors, idf, centrality, meetingCentroid };
+  return { ...prepared, vectors, idf, centrality, textRank: tr, meetingCentroid };
 }

@@ -61,3 +61,11 @@ export function cueScore(text: string, cues: readonly Cue[]): number {
   for (const [pattern, weight] of cues) if (pattern.test(text)) score += weight;
   return score;
 }
+
+/** A speaker stating a position: an opinion, a preference, a proposal, agreement or disagreement. */
+export const OPINION_CUES: readonly Cue[] = [
+  [/\bI (?:think|believe|feel|reckon|would (?:say|prefer|rather|suggest)|'d (?:say|prefer|rather|suggest)|prefer|suggest|propose|recommend|agree|disagree)\b/i, 2],
+  [/\b(?:we|you) (?:should|could|ought to|must)\b|\bwhy don't we\b|\bhow about\b/i, 1.5],
+  [/\b(?:in my (?:view|opinion)|my (?:concern|worry|point|suggestion|proposal|preference))\b/i, 2],
+  [/\b(?:better|worse|best|prefer(?:able)?|important|essential|too (?:expensive|complicated|big|small))\b/i, 1],
+];

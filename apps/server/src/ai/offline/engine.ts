@@ -2,7 +2,9 @@ import type Sentiment from 'sentiment';
 import { PROMPTS, type PromptKey, type SummarySettings } from '@mbox/shared';
 import { lazyRequire } from '../../lazy-require.js';
 import { lengthBudget, type LengthBudget } from '../length.js';
+import { renderMinutes, type CitedHtml, type Minutes, type MinutesBlock, type MinutesItem } from '../minutes.js';
 import type { TranscriptTurn } from '../types.js';
+import { readAction } from './actions.js';
 import { analyse, isInformative, type Analysis } from './analysis.js';
 import {
   ACTION_CUES,
@@ -13,11 +15,15 @@ import {
   MISSING_CUES,
   NEXT_CUES,
   NON_ANSWER,
+  OPINION_CUES,
   cueScore,
   type Cue,
 } from './cues.js';
-import { centroid, cosine, keyPhrases, normalise, segmentTopics, selectDiverse, type RankedSentence } from './rank.js';
-import { contentTerms, escapeHtml, joinNames, wordCount, type Sentence } from './text.js';
+import { clockTime, type MeetingClock } from './dates.js';
+import { shortName, writeNote } from './notes.js';
+import { centroid, cosine, keyPhrases, normalise, segmentTopics } from './rank.js';
+import { chronological, fitToMax, minutesWords, pickNotes, type Candidate, type Note } from './select.js';
+import { contentTerms, joinNames, wordCount, type Sentence } from './text.js';
 
 /** The AFINN word list behind the sentiment reading loads with the first summary, not at start-up. */
 const sentiment = lazyRequire<typeof Sentiment>('sentiment');
@@ -27,285 +33,407 @@ export interface OfflineRequest {
   promptKey: PromptKey;
   settings: SummarySettings;
   customPrompt?: string;
+  /** A document (tools summarizer) has no speakers to attribute and no lines to cite. */
+  material?: 'meeting' | 'document';
+  /** Regenerate's variant (0 = first generation): see `variantFactor` in select.ts. */
+  variant?: number;
+  /** The meeting owner's time zone, for due dates and topic times. */
+  timeZone?: string;
 }
 
-const item = (s: Sentence, withSpeaker = true) =>
-  `<li>${withSpeaker ? `<b>${escapeHtml(s.speaker)}:</b> ` : ''}${escapeHtml(s.text)}</li>`;
-
-const chronological = (a: RankedSentence, b: RankedSentence) => a.sentence.id - b.sentence.id;
-
-function htmlWords(html: string): number {
-  return wordCount(html.replace(/<[^>]+>/g, ' ').replace(/&\w+;/g, ' '));
+/** Everything a prompt type reads: the analysed meeting and the request's options. */
+interface Context {
+  a: Analysis;
+  budget: LengthBudget;
+  variant: number;
+  document: boolean;
+  clock: MeetingClock;
+  /** Speakers' names and their words, left out of topic labels. */
+  names: ReadonlySet<string>;
 }
 
-/** Drops the weakest items until the rendered answer fits the word limit. */
-function fitToMax(items: RankedSentence[], render: (items: RankedSentence[]) => string, maxWords: number): string {
-  let kept = [...items];
-  let html = render(kept);
-  while (maxWords > 0 && kept.length > 1 && htmlWords(html) > maxWords) {
-    const weakest = kept.reduce((w, c) => (c.score < w.score ? c : w));
-    kept = kept.filter((k) => k !== weakest);
-    html = render(kept);
-  }
-  return html;
+const paragraph = (item: MinutesItem): MinutesBlock => ({ kind: 'paragraph', item });
+const list = (items: readonly MinutesItem[], ordered = false): MinutesBlock => ({ kind: 'list', items, ordered });
+const heading = (text: string): MinutesBlock => ({ kind: 'heading', text });
+const capitaliseFirst = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** The note of a sentence: in the third person for meetings (its speaker named), as written for documents. */
+function noteOf(c: Context, s: Sentence): string {
+  return writeNote(s.text, { speaker: c.document ? undefined : s.speaker });
 }
 
-function ranked(a: Analysis, filter: (s: Sentence) => boolean = isInformative): RankedSentence[] {
+function plainItem(c: Context, s: Sentence, extraLines: readonly number[] = []): MinutesItem | undefined {
+  const text = noteOf(c, s);
+  if (wordCount(text) < 3) return undefined;
+  return { text, lines: [s.line, ...extraLines] };
+}
+
+/** Sentences ranked for a summary: centrality, statements over questions, the opening (agenda) a little higher. */
+function ranked(c: Context, filter: (s: Sentence) => boolean = isInformative): Candidate[] {
+  const { a } = c;
   return a.sentences.filter(filter).map((s) => ({
     sentence: s,
-    // Questions ask rather than state; summaries read better built from statements. Meetings set
-    // out their agenda first, so the opening gets a mild boost (measured on QMSum: +0.7 ROUGE-1, +1.2 ROUGE-L).
-    score: a.centrality[s.id]! * (s.question ? 0.6 : 1) * (1 + 0.3 * Math.max(0, 1 - s.position / 0.15)),
+    // Questions ask rather than state. Meetings set out their agenda first: the opening weighs up to 5×,
+    // falling to 1× at a tenth of the meeting (tuned on QMSum train: ROUGE-1 31.1 → 33.1, meetings below the lead baseline 10 → 4 of 54).
+    score: a.centrality[s.id]! * (s.question ? 0.6 : 1) * (1 + 4 * Math.max(0, 1 - s.position / 0.1)),
     vector: a.vectors[s.id]!,
   }));
 }
 
 function speakersPhrase(a: Analysis): string {
-  if (a.speakers.length <= 4) return joinNames(a.speakers);
-  return `${a.speakers.length} participants, mainly ${joinNames(a.speakers.slice(0, 3))}`;
+  const names = a.speakers.map(shortName);
+  if (names.length <= 4) return joinNames(names);
+  return `${names.length} participants, mainly ${joinNames(names.slice(0, 3))}`;
 }
 
 /** One-sentence overview: who met and the key phrases of the meeting. */
-function overviewSentence(a: Analysis): string {
-  const topics = keyPhrases(a.sentences, [], 4);
+function overviewSentence(c: Context): string {
+  const topics = keyPhrases(c.a.sentences, [], 4, c.names);
   const about = topics.length > 0 ? joinNames(topics) : 'the points below';
-  return `${speakersPhrase(a)} discussed ${about}.`;
+  return c.document ? `The text covers ${about}.` : `${speakersPhrase(c.a)} discussed ${about}.`;
 }
 
-function emptyMeeting(): string {
-  return '<p>The transcript has no usable text to summarise yet.</p>';
+function emptyAnswer(): Minutes {
+  return { blocks: [paragraph({ text: 'The transcript has no usable text to summarise yet.', lines: [] })] };
 }
 
-function summarise(a: Analysis, budget: LengthBudget): string {
-  const intro = `<p>${escapeHtml(overviewSentence(a))}</p>`;
-  const introWords = htmlWords(intro);
-  const chosen = selectDiverse(ranked(a), {
-    minWords: Math.max(20, budget.minWords - introWords),
-    maxWords: budget.maxWords > 0 ? budget.maxWords - introWords : 0,
-  }).sort(chronological);
-  const render = (items: RankedSentence[]) => `${intro}<ul>${items.map((r) => item(r.sentence)).join('')}</ul>`;
-  return fitToMax(chosen, render, budget.maxWords);
+interface Segment {
+  sentences: Sentence[];
+  /** Its key phrases, the first the most telling. */
+  phrases: string[];
+  label: string;
+  /** "(10:02–10:15)" when the lines have times. */
+  range: string;
 }
 
 function topicCount(a: Analysis): number {
   return Math.max(2, Math.min(8, Math.round(a.totalWords / 700)));
 }
 
-function segments(a: Analysis): Sentence[][] {
-  return segmentTopics(a.sentences, a.vectors, topicCount(a)).map((ids) => ids.map((id) => a.sentences[id]!));
+/** The meeting cut into topics (TextTiling-like, rank.ts) with a label and a time range each. */
+function segments(c: Context): Segment[] {
+  const { a } = c;
+  const parts = segmentTopics(a.sentences, a.vectors, topicCount(a)).map((ids) => ids.map((id) => a.sentences[id]!));
+  return parts.map((part, k) => {
+    const phrases = keyPhrases(part, parts.filter((_, j) => j !== k), 2, c.names);
+    const label = phrases.length > 0 ? capitaliseFirst(joinNames(phrases)) : `Part ${k + 1}`;
+    const first = part[0]?.spokenAt;
+    const last = part[part.length - 1]?.spokenAt;
+    const range = first !== undefined && last !== undefined ? ` (${clockTime(first, c.clock)}–${clockTime(last, c.clock)})` : '';
+    return { sentences: part, phrases, label, range };
+  });
 }
 
-function deepSummary(a: Analysis, budget: LengthBudget): string {
-  const intro = `<p>${escapeHtml(overviewSentence(a))}</p>`;
-  const parts = segments(a);
-  const total = parts.reduce((sum, p) => sum + p.reduce((w, s) => w + s.words, 0), 0) || 1;
-  const target = Math.max(60, budget.minWords - htmlWords(intro));
-  const sections: { heading: string; items: RankedSentence[] }[] = [];
-  parts.forEach((part, k) => {
-    const share = part.reduce((w, s) => w + s.words, 0) / total;
-    const local = centroid(part.map((s) => a.vectors[s.id]!));
-    const pool = part.filter(isInformative).map((s) => ({
-      sentence: s,
-      score: (0.5 * a.centrality[s.id]! + 0.5 * cosine(a.vectors[s.id]!, local)) * (s.question ? 0.6 : 1),
-      vector: a.vectors[s.id]!,
+/** Notes for a summary of about `minWords` words, picked over the whole meeting. */
+function summaryNotes(c: Context, minWords: number, maxWords: number, filter?: (s: Sentence) => boolean): Note[] {
+  return pickNotes(ranked(c, filter), {
+    minWords,
+    maxWords,
+    variant: c.variant,
+    write: (cand) => plainItem(c, cand.sentence),
+  }).sort(chronological);
+}
+
+/** Documents are summarised, never returned whole: at most half their words. */
+function documentCap(c: Context, words: number): number {
+  return c.document ? Math.min(words, Math.max(15, Math.round(c.a.totalWords * 0.5))) : words;
+}
+
+/** Summary, standard depth: an overview, then a paragraph of notes per topic. */
+function summarise(c: Context): Minutes {
+  const intro = overviewSentence(c);
+  const introWords = wordCount(intro);
+  const parts = segments(c);
+  const segmentOf = new Map<number, Segment>();
+  for (const p of parts) for (const s of p.sentences) segmentOf.set(s.id, p);
+  const leadWords = parts.reduce((n, p) => n + wordCount(p.label), 0) / Math.max(1, parts.length);
+  const max = c.budget.maxWords > 0 ? documentCap(c, c.budget.maxWords) : 0;
+  const target = documentCap(c, Math.max(20, c.budget.minWords - introWords - leadWords * Math.min(parts.length, 4)));
+  const notes = summaryNotes(c, target, max > 0 ? max - introWords : 0);
+  const build = (kept: readonly Note[]): Minutes => {
+    const blocks: MinutesBlock[] = [paragraph({ text: intro, lines: [] })];
+    for (const part of parts) {
+      const mine = kept.filter((n) => segmentOf.get(n.sentence.id) === part);
+      if (mine.length === 0) continue;
+      blocks.push(
+        paragraph({
+          lead: parts.length > 1 ? part.label : undefined,
+          text: mine.map((n) => n.text).join(' '),
+          lines: mine.flatMap((n) => n.lines),
+        }),
+      );
+    }
+    return { blocks };
+  };
+  return fitToMax(notes, build, max);
+}
+
+/** Deep summary: a heading per topic with its time range, its notes listed. */
+function deepSummary(c: Context): Minutes {
+  const intro = overviewSentence(c);
+  const parts = segments(c);
+  const total = parts.reduce((sum, p) => sum + p.sentences.reduce((w, s) => w + s.words, 0), 0) || 1;
+  const max = c.budget.maxWords > 0 ? documentCap(c, c.budget.maxWords) : 0;
+  const headingWords = parts.reduce((n, p) => n + wordCount(p.label + p.range), 0);
+  const target = documentCap(c, Math.max(60, c.budget.minWords - wordCount(intro) - headingWords));
+  const sections: { part: Segment; notes: Note[] }[] = [];
+  for (const part of parts) {
+    const share = part.sentences.reduce((w, s) => w + s.words, 0) / total;
+    const local = centroid(part.sentences.map((s) => c.a.vectors[s.id]!));
+    const ids = new Set(part.sentences.map((s) => s.id));
+    const pool = ranked(c, (s) => ids.has(s.id) && isInformative(s)).map((cand) => ({
+      ...cand,
+      score: (0.5 * c.a.centrality[cand.sentence.id]! + 0.5 * cosine(cand.vector, local)) * (cand.sentence.question ? 0.6 : 1),
     }));
-    const items = selectDiverse(pool, { minWords: Math.max(15, target * share), maxWords: 0 }).sort(chronological);
-    if (items.length === 0) return;
-    const others = parts.filter((_, j) => j !== k);
-    const phrases = keyPhrases(part, others, 3);
-    sections.push({ heading: phrases.length > 0 ? capitaliseFirst(joinNames(phrases)) : `Part ${k + 1}`, items });
-  });
-  const render = (kept: RankedSentence[]) =>
-    intro +
-    sections
-      .map((sec) => ({ ...sec, items: sec.items.filter((i) => kept.includes(i)) }))
-      .filter((sec) => sec.items.length > 0)
-      .map((sec) => `<h3>${escapeHtml(sec.heading)}</h3><ul>${sec.items.map((r) => item(r.sentence)).join('')}</ul>`)
-      .join('');
+    const notes = pickNotes(pool, { minWords: Math.max(12, target * share), maxWords: 0, variant: c.variant, write: (cand) => plainItem(c, cand.sentence) });
+    if (notes.length > 0) sections.push({ part, notes: notes.sort(chronological) });
+  }
+  const build = (kept: readonly Note[]): Minutes => {
+    const blocks: MinutesBlock[] = [paragraph({ text: intro, lines: [] })];
+    for (const { part, notes } of sections) {
+      const mine = notes.filter((n) => kept.includes(n));
+      if (mine.length === 0) continue;
+      blocks.push(heading(part.label + part.range), list(mine));
+    }
+    return { blocks };
+  };
   return fitToMax(
-    sections.flatMap((s) => s.items),
-    render,
-    budget.maxWords,
+    sections.flatMap((s) => s.notes),
+    build,
+    max,
   );
 }
 
-function capitaliseFirst(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
-function bySpeaker(a: Analysis, budget: LengthBudget): string {
-  const target = Math.max(40, budget.minWords);
+/** By speaker: each speaker's positions (opinions, proposals, commitments) under their name. */
+function bySpeaker(c: Context): Minutes {
+  const { a } = c;
+  const target = Math.max(40, c.budget.minWords - a.speakers.length);
   const spoken = new Map<string, number>();
   for (const s of a.sentences) spoken.set(s.speaker, (spoken.get(s.speaker) ?? 0) + s.words);
-  const groups: { speaker: string; items: RankedSentence[] }[] = [];
+  const groups: { speaker: string; notes: Note[] }[] = [];
   for (const speaker of a.speakers) {
     const share = (spoken.get(speaker) ?? 0) / Math.max(1, a.totalWords);
-    const pool = ranked(a, (s) => s.speaker === speaker && isInformative(s));
+    const pool = ranked(c, (s) => s.speaker === speaker && isInformative(s)).map((cand) => ({
+      ...cand,
+      // A position is stated ("I think we should…", "I'd rather…"): opinion cues weigh in.
+      score: cand.score * (1 + 0.5 * Math.min(2, cueScore(cand.sentence.text, OPINION_CUES))),
+    }));
     if (pool.length === 0) continue;
-    // Everyone who said something substantial gets at least one line.
-    const items = selectDiverse(pool, { minWords: Math.max(8, target * share), maxWords: 0 }).sort(chronological);
-    groups.push({ speaker, items });
+    // Everyone who said something substantial gets at least one point.
+    const notes = pickNotes(pool, { minWords: Math.max(8, target * share), maxWords: 0, variant: c.variant, write: (cand) => plainItem(c, cand.sentence) });
+    if (notes.length > 0) groups.push({ speaker, notes: notes.sort(chronological) });
   }
-  const render = (kept: RankedSentence[]) =>
-    groups
-      .map((g) => ({ ...g, items: g.items.filter((i) => kept.includes(i)) }))
-      .filter((g) => g.items.length > 0)
-      .map((g) => `<h3>${escapeHtml(g.speaker)}</h3><ul>${g.items.map((r) => item(r.sentence, false)).join('')}</ul>`)
-      .join('');
+  const build = (kept: readonly Note[]): Minutes => ({
+    blocks: groups.flatMap((g) => {
+      const mine = g.notes.filter((n) => kept.includes(n));
+      return mine.length > 0 ? [heading(g.speaker), list(mine)] : [];
+    }),
+  });
   return fitToMax(
-    groups.flatMap((g) => g.items),
-    render,
-    budget.maxWords,
+    groups.flatMap((g) => g.notes),
+    build,
+    c.budget.maxWords,
   );
 }
 
-function summaryForDepth(a: Analysis, settings: SummarySettings, budget: LengthBudget): string {
-  if (settings.depth === 'speaker') return bySpeaker(a, budget);
-  if (settings.depth === 'deep') return deepSummary(a, budget);
-  return summarise(a, budget);
+function summaryForDepth(c: Context, settings: SummarySettings): Minutes {
+  if (settings.depth === 'speaker' && !c.document) return bySpeaker(c);
+  if (settings.depth === 'deep') return deepSummary(c);
+  return summarise(c);
 }
 
-interface CueOptions {
-  cues: readonly Cue[];
-  /** Extra weight from the context of the sentence (position, replies). */
-  boost?: (s: Sentence) => number;
-  filter?: (s: Sentence) => boolean;
-  empty: string;
-  owner?: (s: Sentence) => string;
-}
-
-/** Ranks sentences by cue phrases times centrality, keeps the best distinct ones in spoken order. */
-function extractByCues(a: Analysis, budget: LengthBudget, options: CueOptions): string {
-  const pool: RankedSentence[] = [];
-  for (const s of a.sentences) {
-    // Short statements ("Let's go with Lenovo.") can carry a whole decision: a lower bar than summaries.
-    if (s.words < 5 || s.terms.length < 2 || (options.filter && !options.filter(s))) continue;
-    const cue = cueScore(s.text, options.cues) + (options.boost?.(s) ?? 0);
-    if (cue < 1.5) continue;
-    pool.push({ sentence: s, score: cue * (0.35 + a.centrality[s.id]!), vector: a.vectors[s.id]! });
-  }
-  if (pool.length === 0) return `<p>${escapeHtml(options.empty)}</p>`;
-  const chosen = selectDiverse(pool, {
-    minWords: Number.POSITIVE_INFINITY,
-    maxWords: budget.maxWords,
-    maxItems: budget.maxItems,
-    lambda: 0.85,
-    redundancy: 0.4,
-  }).sort(chronological);
-  const render = (items: RankedSentence[]) =>
-    `<ul>${items
-      .map((r) =>
-        options.owner
-          ? `<li><b>${escapeHtml(options.owner(r.sentence))}:</b> ${escapeHtml(r.sentence.text)}</li>`
-          : item(r.sentence),
-      )
-      .join('')}</ul>`;
-  return fitToMax(chosen, render, budget.maxWords);
-}
-
-function nextTurnOf(a: Analysis, s: Sentence, offset = 1): { speaker: string; text: string } | undefined {
+/** The turn after a sentence's turn when someone else speaks it. */
+function reply(a: Analysis, s: Sentence, offset = 1): { speaker: string; text: string; line: number } | undefined {
   const t = a.turns[s.turn + offset];
   return t && t.speaker !== s.speaker ? t : undefined;
 }
 
-function decisions(a: Analysis, budget: LengthBudget): string {
-  return extractByCues(a, budget, {
+interface CueOptions {
+  cues: readonly Cue[];
+  /** Extra weight from the sentence's context (position, replies). */
+  boost?: (s: Sentence) => number;
+  filter?: (s: Sentence) => boolean;
+  empty: string;
+  /** The point of a sentence (default: its note). */
+  write?: (s: Sentence) => MinutesItem | undefined;
+  /** Least cue score to be considered. */
+  threshold?: number;
+}
+
+/**
+ * Sentences ranked by their cue phrases times their weight in the meeting (chit-chat is far from
+ * what the meeting is about and ranks low), the best distinct ones as notes in spoken order.
+ */
+function extractByCues(c: Context, options: CueOptions): Minutes {
+  const { a } = c;
+  const pool: Candidate[] = [];
+  for (const s of a.sentences) {
+    // Short statements ("Let's go with Lenovo.") can carry a whole decision: a lower bar than summaries.
+    if (s.words < 4 || s.terms.length < 2 || (options.filter && !options.filter(s))) continue;
+    const cue = cueScore(s.text, options.cues) + (options.boost?.(s) ?? 0);
+    // A regeneration also admits weaker cues, so a meeting whose every candidate was shown still gets another selection.
+    if (cue < (options.threshold ?? 1.5) * (c.variant > 0 ? 0.6 : 1)) continue;
+    const closeness = cosine(a.vectors[s.id]!, a.meetingCentroid);
+    pool.push({ sentence: s, score: cue * (0.25 + a.centrality[s.id]! + closeness), vector: a.vectors[s.id]! });
+  }
+  const notes = pickNotes(pool, {
+    minWords: Number.POSITIVE_INFINITY,
+    maxWords: c.budget.maxWords,
+    maxItems: c.budget.maxItems,
+    lambda: 0.85,
+    redundancy: 0.4,
+    variant: c.variant,
+    write: (cand) => (options.write ? options.write(cand.sentence) : plainItem(c, cand.sentence)),
+  }).sort(chronological);
+  if (notes.length === 0) return { blocks: [paragraph({ text: options.empty, lines: [] })] };
+  return fitToMax(notes, (kept) => ({ blocks: [list(kept)] }), c.budget.maxWords);
+}
+
+/** Key decisions: what was agreed and who decided; a proposal someone accepts counts, a question never. */
+function decisions(c: Context): Minutes {
+  const { a } = c;
+  const accepted = (s: Sentence) => {
+    const r = reply(a, s);
+    const lastOfTurn = a.sentences[s.id + 1]?.turn !== s.turn;
+    return r && lastOfTurn && AGREEMENT.test(r.text.trim()) ? r : undefined;
+  };
+  return extractByCues(c, {
     cues: DECISION_CUES,
-    // A proposal at the end of a turn that the next speaker accepts reads as a decision.
-    boost: (s) => {
-      const reply = nextTurnOf(a, s);
-      const lastOfTurn = a.sentences[s.id + 1]?.turn !== s.turn;
-      return reply && lastOfTurn && AGREEMENT.test(reply.text.trim()) ? 1 : 0;
-    },
+    boost: (s) => (accepted(s) ? 1 : 0),
     filter: (s) => !s.question,
     empty: 'No explicit decision was recorded in this meeting.',
-  });
-}
-
-function actions(a: Analysis, budget: LengthBudget): string {
-  return extractByCues(a, budget, {
-    cues: ACTION_CUES,
-    boost: (s) => (s.position > 0.6 ? 0.5 : 0),
-    filter: (s) => !/^(?:I|we) (?:think|guess|mean)\b/i.test(s.text),
-    empty: 'No action items were assigned in this meeting.',
-    owner: (s) => {
-      if (/\bI(?:'ll| will| am going to|'m going to|'m gonna)\b/i.test(s.text)) return s.speaker;
-      if (/\b(?:can|could) you\b|\byou(?:'ll| will)\b/i.test(s.text)) return nextTurnOf(a, s)?.speaker ?? 'Unassigned';
-      if (/\bwe(?:'ll| will| need to| have to)\b/i.test(s.text)) return 'Team';
-      return 'Unassigned';
+    write: (s) => {
+      const r = accepted(s);
+      const item = plainItem(c, s, r ? [r.line] : []);
+      if (!item) return undefined;
+      return { ...item, lead: c.document ? undefined : r ? `${s.speaker}, agreed by ${r.speaker}` : s.speaker };
     },
   });
 }
 
-function nextSteps(a: Analysis, budget: LengthBudget): string {
-  return extractByCues(a, budget, {
+/** Action items: owner (who commits, or who is asked), task, due date; chit-chat has no task and is left out. */
+function actions(c: Context): Minutes {
+  const { a } = c;
+  return extractByCues(c, {
+    cues: ACTION_CUES,
+    boost: (s) => (s.position > 0.6 ? 0.5 : 0),
+    empty: 'No action items were assigned in this meeting.',
+    threshold: 1,
+    write: (s) => {
+      const action = readAction(s.text, s.speaker, a.speakers, c.clock, s.position < 0.15);
+      if (!action) return undefined;
+      const asked = action.addressed ? reply(a, s) : undefined;
+      const owner = action.owner || asked?.speaker || 'Unassigned';
+      const text = action.due ? `${action.task} — due ${action.due}.` : `${action.task}.`;
+      return { lead: c.document ? undefined : owner, text, lines: asked ? [s.line, asked.line] : [s.line] };
+    },
+  });
+}
+
+function nextSteps(c: Context): Minutes {
+  return extractByCues(c, {
     cues: NEXT_CUES,
     // Next steps are mostly agreed near the end of a meeting.
     boost: (s) => (s.position > 0.75 ? 1 : s.position > 0.5 ? 0.5 : 0),
+    filter: (s) => !s.question,
     empty: 'No next step was named in this meeting.',
   });
 }
 
-function issues(a: Analysis, budget: LengthBudget): string {
-  return extractByCues(a, budget, {
+/** A question that stayed open, with the reply that shows it; undefined when it was answered. */
+function openQuestion(c: Context, s: Sentence): MinutesItem | undefined {
+  const r = reply(c.a, s);
+  const unknown = r !== undefined && NON_ANSWER.test(r.text);
+  if (r && !unknown && (AGREEMENT.test(r.text.trim()) || wordCount(r.text) >= 6)) return undefined;
+  const item = plainItem(c, s);
+  if (!item || c.document) return item;
+  const answer = unknown ? `${r.speaker} did not know.` : 'No clear answer was given.';
+  return { ...item, lead: s.speaker, text: `${item.text} ${answer}`, lines: r ? [s.line, r.line] : [s.line] };
+}
+
+function unanswered(a: Analysis, s: Sentence): boolean {
+  const r = reply(a, s);
+  return s.question && (!r || NON_ANSWER.test(r.text) || wordCount(r.text) < 3);
+}
+
+function issues(c: Context): Minutes {
+  const { a } = c;
+  return extractByCues(c, {
     cues: ISSUE_CUES,
-    boost: (s) => {
-      const reply = nextTurnOf(a, s);
-      return s.question && (!reply || NON_ANSWER.test(reply.text)) ? 1.5 : 0;
-    },
+    boost: (s) => (unanswered(a, s) ? 1.5 : 0),
     empty: 'No unresolved issue came up in this meeting.',
+    write: (s) => (s.question ? openQuestion(c, s) : plainItem(c, s)),
   });
 }
 
-function missingInformation(a: Analysis, budget: LengthBudget): string {
-  return extractByCues(a, budget, {
+function missingInformation(c: Context): Minutes {
+  const { a } = c;
+  return extractByCues(c, {
     cues: MISSING_CUES,
     // A question whose reply is short or a "don't know" is information the meeting lacked.
     boost: (s) => {
       if (!s.question) return 0;
-      const reply = nextTurnOf(a, s);
-      if (!reply) return 1.5;
-      if (NON_ANSWER.test(reply.text)) return 2.5;
-      return wordCount(reply.text) < 6 ? 1.5 : 0.5;
+      const r = reply(a, s);
+      if (!r) return 1.5;
+      if (NON_ANSWER.test(r.text)) return 2.5;
+      return wordCount(r.text) < 6 ? 1.5 : 0.5;
     },
     empty: 'No missing information stood out in this meeting.',
+    write: (s) => (s.question ? openQuestion(c, s) : plainItem(c, s)),
   });
 }
 
-function goals(a: Analysis, budget: LengthBudget): string {
-  const html = extractByCues(a, { ...budget, maxItems: Math.min(budget.maxItems, 5) }, {
-    cues: GOAL_CUES,
-    // Goals are usually set out at the start.
-    boost: (s) => (s.position < 0.15 ? 1.5 : s.position < 0.35 ? 0.5 : 0),
-    empty: 'No goal was stated explicitly.',
-  });
-  return `<p>${escapeHtml(overviewSentence(a))}</p>${html}`;
+function goals(c: Context): Minutes {
+  const found = extractByCues(
+    { ...c, budget: { ...c.budget, maxItems: Math.min(c.budget.maxItems, 5) } },
+    {
+      cues: GOAL_CUES,
+      // Goals are usually set out at the start.
+      boost: (s) => (s.position < 0.15 ? 1.5 : s.position < 0.35 ? 0.5 : 0),
+      filter: (s) => !s.question,
+      empty: 'No goal was stated explicitly.',
+    },
+  );
+  return { blocks: [paragraph({ text: overviewSentence(c), lines: [] }), ...found.blocks] };
 }
 
-function topics(a: Analysis, budget: LengthBudget): string {
-  const parts = segments(a);
-  const list = parts.map((part, k) => {
-    const phrases = keyPhrases(part, parts.filter((_, j) => j !== k), 3);
-    const local = centroid(part.map((s) => a.vectors[s.id]!));
-    const best = part
-      .filter(isInformative)
-      .filter((s) => !s.question)
-      .sort((x, y) => cosine(a.vectors[y.id]!, local) + a.centrality[y.id]! - (cosine(a.vectors[x.id]!, local) + a.centrality[x.id]!))[0];
-    const title = phrases.length > 0 ? capitaliseFirst(joinNames(phrases)) : `Part ${k + 1}`;
-    const detail = best ? ` — ${escapeHtml(best.speaker)}: ${escapeHtml(best.text)}` : '';
-    return { html: `<li><b>${escapeHtml(title)}</b>${detail}</li>`, score: part.length };
+/** The most central statement of a segment. */
+function centralSentence(c: Context, part: readonly Sentence[]): Sentence | undefined {
+  const local = centroid(part.map((s) => c.a.vectors[s.id]!));
+  const value = (s: Sentence) => cosine(c.a.vectors[s.id]!, local) + c.a.centrality[s.id]!;
+  return part.filter((s) => isInformative(s) && !s.question).sort((x, y) => value(y) - value(x))[0];
+}
+
+/** Main topics: the meeting's segments in order, each with its label, time range and central point. */
+function topics(c: Context): Minutes {
+  const items = segments(c).map((part) => {
+    const best = centralSentence(c, part.sentences);
+    const note = best ? plainItem(c, best) : undefined;
+    return {
+      item: { lead: part.label + part.range, text: note?.text ?? '', lines: note?.lines ?? [] },
+      size: part.sentences.length,
+    };
   });
-  let kept = list.slice(0, budget.maxItems);
-  const render = () => `<ol>${kept.map((l) => l.html).join('')}</ol>`;
-  while (budget.maxWords > 0 && kept.length > 1 && htmlWords(render()) > budget.maxWords) {
-    const smallest = kept.reduce((w, c) => (c.score < w.score ? c : w));
+  let kept = items.slice(0, c.budget.maxItems);
+  const build = () => ({ blocks: [list(kept.map((k) => k.item), true)] });
+  while (c.budget.maxWords > 0 && kept.length > 1 && minutesWords(build()) > c.budget.maxWords) {
+    const smallest = kept.reduce((w, k) => (k.size < w.size ? k : w));
     kept = kept.filter((k) => k !== smallest);
   }
-  return render();
+  return build();
 }
 
-function purpose(a: Analysis): string {
-  return `<p>${escapeHtml(overviewSentence(a))}</p>`;
+/** Summary in one sentence: who met, about what, citing the central line of each topic named. */
+function purpose(c: Context): Minutes {
+  const parts = segments(c);
+  const labels = [...new Set(parts.slice(0, 4).flatMap((p) => p.phrases.slice(0, 1)))];
+  const lines = parts
+    .slice(0, 4)
+    .map((p) => centralSentence(c, p.sentences)?.line)
+    .filter((l): l is number => l !== undefined);
+  const about = labels.length > 0 ? joinNames(labels) : 'the points below';
+  const text = c.document ? `The text covers ${about}.` : `${speakersPhrase(c.a)} met to discuss ${about}.`;
+  return { blocks: [paragraph({ text, lines })] };
 }
 
 // Words that AFINN scores but meetings use as filler ("like", "yeah", "pretty much").
@@ -321,10 +449,13 @@ function label(perHundred: number, positives: number, negatives: number): string
   return 'Neutral';
 }
 
-function sentimentReading(a: Analysis): string {
+/** Sentiment: the overall tone, each speaker's with an example, and the moments of tension. */
+function sentimentReading(c: Context): Minutes {
+  const { a } = c;
   const analyser = new (sentiment())();
-  const perSpeaker = new Map<string, { score: number; words: number; pos: number; neg: number; best?: [number, Sentence]; worst?: [number, Sentence] }>();
-  let total = { score: 0, words: 0, pos: 0, neg: 0 };
+  type Tally = { score: number; words: number; pos: number; neg: number; best?: [number, Sentence]; worst?: [number, Sentence] };
+  const perSpeaker = new Map<string, Tally>();
+  const total = { score: 0, words: 0, pos: 0, neg: 0 };
   const scored: { s: Sentence; score: number }[] = [];
   for (const s of a.sentences) {
     const r = analyser.analyze(s.text, { extras: NEUTRAL_IN_SPEECH });
@@ -336,49 +467,54 @@ function sentimentReading(a: Analysis): string {
     if (s.words >= 5 && r.score > 0 && (!entry.best || r.score > entry.best[0])) entry.best = [r.score, s];
     if (s.words >= 5 && r.score < 0 && (!entry.worst || r.score < entry.worst[0])) entry.worst = [r.score, s];
     perSpeaker.set(s.speaker, entry);
-    total = { score: total.score + r.score, words: total.words + s.words, pos: total.pos + r.positive.length, neg: total.neg + r.negative.length };
+    total.score += r.score;
+    total.words += s.words;
+    total.pos += r.positive.length;
+    total.neg += r.negative.length;
     scored.push({ s, score: r.score });
   }
-  const overallRate = (100 * total.score) / Math.max(1, total.words);
-  const overall = label(overallRate, total.pos, total.neg);
-  const rows = a.speakers
-    .map((speaker) => {
-      const e = perSpeaker.get(speaker)!;
-      const rate = (100 * e.score) / Math.max(1, e.words);
-      const l = label(rate, e.pos, e.neg);
-      const example = l === 'Negative' ? e.worst ?? e.best : e.best ?? e.worst;
-      const quote = example ? ` — e.g. “${escapeHtml(example[1].text)}”` : '';
-      return `<li><b>${escapeHtml(speaker)}:</b> ${l} (${e.pos} positive, ${e.neg} negative expressions)${quote}</li>`;
-    })
-    .join('');
+  const overall = label((100 * total.score) / Math.max(1, total.words), total.pos, total.neg);
+  const rows: MinutesItem[] = a.speakers.map((speaker) => {
+    const e = perSpeaker.get(speaker)!;
+    const l = label((100 * e.score) / Math.max(1, e.words), e.pos, e.neg);
+    const example = l === 'Negative' ? (e.worst ?? e.best) : (e.best ?? e.worst);
+    const note = example ? ` For example: ${noteOf(c, example[1])}` : '';
+    return { lead: speaker, text: `${l} (${e.pos} positive, ${e.neg} negative expressions).${note}`, lines: example ? [example[1].line] : [] };
+  });
   const tense = scored
     .filter((x) => x.score <= -3 && x.s.words >= 5)
     .sort((x, y) => x.score - y.score)
     .slice(0, 3)
-    .sort((x, y) => x.s.id - y.s.id);
-  const tension =
-    tense.length > 0
-      ? `<p><b>Moments of tension:</b></p><ul>${tense.map((x) => item(x.s)).join('')}</ul>`
-      : '<p>No moment of marked tension was found.</p>';
-  return (
-    `<p><b>Overall tone:</b> ${overall} (${total.pos} positive and ${total.neg} negative expressions over ${total.words} words).</p>` +
-    `<ul>${rows}</ul>${tension}`
-  );
+    .sort((x, y) => x.s.id - y.s.id)
+    .map((x) => plainItem(c, x.s))
+    .filter((x): x is MinutesItem => x !== undefined);
+  const blocks: MinutesBlock[] = [
+    paragraph({ lead: 'Overall tone', text: `${overall} (${total.pos} positive and ${total.neg} negative expressions over ${total.words} words).`, lines: [] }),
+    list(c.document ? [] : rows),
+  ];
+  if (tense.length > 0) blocks.push(paragraph({ lead: 'Moments of tension', text: '', lines: [] }), list(tense));
+  else blocks.push(paragraph({ text: 'No moment of marked tension was found.', lines: [] }));
+  return { blocks: blocks.filter((b) => b.kind !== 'list' || b.items.length > 0) };
 }
 
 /** Words that frame a question ("summarise the discussion about…") rather than name its subject. */
 const QUESTION_WORDS = new Set(
-  ['summarize', 'summarise', 'summary', 'discuss', 'discussion', 'talk', 'mention', 'meet', 'meeting', 'group', 'team', 'describe', 'explain', 'opinion', 'think', 'view', 'decide', 'decision', 'reason', 'whole', 'part'].map((w) => contentTerms(w)[0] ?? w),
+  ['summarize', 'summarise', 'summary', 'discuss', 'discussion', 'talk', 'mention', 'meet', 'meeting', 'group', 'team', 'describe', 'explain', 'opinion', 'think', 'view', 'decide', 'decision', 'reason', 'whole', 'part'].map(
+    (w) => contentTerms(w)[0] ?? w,
+  ),
 );
 
-/** Answers a question by retrieving the passages that best match it (BM25 over sentence windows). */
-function answerQuestion(a: Analysis, question: string, budget: LengthBudget): string {
+/**
+ * A custom question, answered by retrieval: passages (up to three sentences of a turn) ranked by
+ * BM25 against the question, named speakers' own words first. A passage that is itself a question
+ * is answered by the reply that follows it, which is what the answer quotes.
+ */
+function answerQuestion(c: Context, question: string): Minutes {
+  const { a, budget } = c;
   const query = [...new Set(contentTerms(question))].filter((t) => !QUESTION_WORDS.has(t));
-  const heading = `<p>Passages of the meeting most relevant to “${escapeHtml(question.trim())}”:</p>`;
   if (query.length === 0) {
-    return '<p>The question has no words to look for in the transcript; please rephrase it.</p>';
+    return { blocks: [paragraph({ text: 'The question has no words to look for in the transcript; please rephrase it.', lines: [] })] };
   }
-  // Passages of up to three sentences of one turn, so an answer keeps its context.
   const passages: { ids: number[]; terms: string[] }[] = [];
   for (let i = 0; i < a.sentences.length; i++) {
     const ids = [i];
@@ -387,7 +523,7 @@ function answerQuestion(a: Analysis, question: string, budget: LengthBudget): st
     if (ids.reduce((w, id) => w + a.sentences[id]!.words, 0) < 8) continue;
     passages.push({ ids, terms: ids.flatMap((id) => a.sentences[id]!.terms) });
   }
-  if (passages.length === 0) return '<p>The meeting is too short to answer questions about it.</p>';
+  if (passages.length === 0) return { blocks: [paragraph({ text: 'The meeting is too short to answer questions about it.', lines: [] })] };
   const avg = passages.reduce((s, p) => s + p.terms.length, 0) / passages.length || 1;
   const df = new Map<string, number>();
   for (const p of passages) for (const t of new Set(p.terms)) df.set(t, (df.get(t) ?? 0) + 1);
@@ -414,63 +550,134 @@ function answerQuestion(a: Analysis, question: string, budget: LengthBudget): st
     if (named.includes(a.sentences[p.ids[0]!]!.speaker)) scores[i] = (scores[i]! + 0.5) * 2;
   });
   const norm = normalise(scores);
-  const order = passages.map((p, i) => ({ p, score: scores[i]!, rank: norm[i]! + 0.15 * a.centrality[p.ids[0]!]! })).filter((x) => x.score > 0);
+  const order = passages
+    .map((p, i) => ({ p, score: scores[i]!, rank: norm[i]! + 0.15 * a.centrality[p.ids[0]!]! }))
+    .filter((x) => x.score > 0);
   if (order.length === 0) {
-    return `<p>The meeting does not seem to discuss this: no passage mentions ${escapeHtml(joinNames(query.slice(0, 5)))}.</p>`;
+    return { blocks: [paragraph({ text: `The meeting does not seem to discuss this: no passage mentions ${joinNames(query.slice(0, 5))}.`, lines: [] })] };
   }
   order.sort((x, y) => y.rank - x.rank);
+  /** The sentences that answer a passage: the passage itself, or for a question the next speaker's reply. */
+  const answerOf = (ids: number[]): Sentence[] => {
+    const first = a.sentences[ids[0]!]!;
+    const statements = ids.map((id) => a.sentences[id]!).filter((s) => !s.question);
+    if (statements.length > 0) return statements;
+    const replyTurn = a.sentences.find((s) => s.turn > first.turn && s.speaker !== first.speaker && isInformative(s));
+    if (!replyTurn) return [];
+    return a.sentences.filter((s) => s.turn === replyTurn.turn && !s.question).slice(0, 2);
+  };
   const used = new Set<number>();
-  const chosen: typeof order = [];
+  const items: MinutesItem[] = [];
   let words = 0;
   const wordLimit = budget.maxWords > 0 ? budget.maxWords : Math.max(120, budget.minWords);
+  const chosen: { at: number; item: MinutesItem }[] = [];
   for (const o of order) {
-    if (o.p.ids.some((id) => used.has(id))) continue;
-    const w = o.p.ids.reduce((s, id) => s + a.sentences[id]!.words, 0);
+    const answer = answerOf(o.p.ids).filter((s) => !used.has(s.id) && s.words >= 3);
+    if (answer.length === 0) continue;
+    const text = answer.map((s) => noteOf(c, s)).join(' ');
+    const w = wordCount(text) + (c.document ? 0 : wordCount(answer[0]!.speaker));
     if (chosen.length > 0 && words + w > wordLimit) continue;
-    chosen.push(o);
-    o.p.ids.forEach((id) => used.add(id));
+    answer.forEach((s) => used.add(s.id));
+    chosen.push({ at: answer[0]!.id, item: { lead: c.document ? undefined : answer[0]!.speaker, text, lines: answer.map((s) => s.line) } });
     words += w;
     if (chosen.length >= 6 || words >= wordLimit) break;
   }
-  chosen.sort((x, y) => x.p.ids[0]! - y.p.ids[0]!);
-  const list = chosen
-    .map((o) => {
-      const first = a.sentences[o.p.ids[0]!]!;
-      return `<li><b>${escapeHtml(first.speaker)}:</b> ${escapeHtml(o.p.ids.map((id) => a.sentences[id]!.text).join(' '))}</li>`;
-    })
-    .join('');
-  return `${heading}<ul>${list}</ul>`;
+  chosen.sort((x, y) => x.at - y.at);
+  items.push(...chosen.map((x) => x.item));
+  if (items.length === 0) return { blocks: [paragraph({ text: 'No passage of the meeting answers this question.', lines: [] })] };
+  return { blocks: [list(items)] };
 }
 
-/** The offline engine: extractive and rule-based answers for every prompt type, as HTML. */
-export function generateOffline(request: OfflineRequest): string {
+/** The commonest English words: in English speech about one word in three is one of them. */
+const ENGLISH_MARKERS = new Set(['the', 'and', 'to', 'of', 'a', 'is', 'it', 'that', 'we', 'i', 'you', 'in', 'this', 'for', 'be', 'have', 'are', 'not', 'with', 'so']);
+
+/** Whether the meeting reads as English (the language of the engine's model, cue phrases and sentiment lexicon). */
+function readsAsEnglish(a: Analysis): boolean {
+  let seen = 0;
+  let english = 0;
+  for (const s of a.sentences) {
+    for (const w of s.text.toLowerCase().split(/[^\p{L}']+/u)) {
+      if (!w) continue;
+      seen++;
+      if (ENGLISH_MARKERS.has(w)) english++;
+    }
+    if (seen > 3000) break;
+  }
+  return seen > 0 && english / seen >= 0.12;
+}
+
+const OTHER_LANGUAGE =
+  'This meeting does not seem to be in English. The offline engine reads English: here it quotes lines without rewriting them, and it finds no decisions, actions or sentiment. An AI model (docs/ai.md) writes notes in other languages.';
+
+/**
+ * A meeting in another language: its answer as the engine finds it, or, where that is empty, its most
+ * central lines as they were said (each cited), after a note saying why.
+ */
+function otherLanguage(c: Context, promptKey: PromptKey, answer: Minutes): Minutes {
+  const notice = paragraph({ text: OTHER_LANGUAGE, lines: [] });
+  // Cue phrases and the sentiment lexicon are English: their answers would be empty or wrong.
+  const summarising = ['summary', 'c_summary', 'topic', 'purpose', 'goal'].includes(promptKey);
+  const hasNotes = answer.blocks.some((b) => b.kind === 'list' || (b.kind === 'paragraph' && b.item.lines.length > 0));
+  if (summarising && hasNotes && c.a.sentences.some(isInformative)) return { blocks: [notice, ...answer.blocks] };
+  const order = [...c.a.sentences].sort((x, y) => y.words * (1 + c.a.centrality[y.id]!) - x.words * (1 + c.a.centrality[x.id]!));
+  const quoted = order.slice(0, 8).sort((x, y) => x.id - y.id);
+  return { blocks: [notice, list(quoted.map((s) => ({ lead: s.speaker, text: s.text, lines: [s.line] })))] };
+}
+
+/** The offline engine's answer as structured minutes: notes with the transcript lines they came from. */
+export function offlineMinutes(request: OfflineRequest): Minutes {
   const a = analyse(request.transcript);
-  if (a.sentences.length === 0) return emptyMeeting();
+  if (a.sentences.length === 0) return emptyAnswer();
+  const answer = answerFor(a, request);
+  return readsAsEnglish(a) ? answer : otherLanguage(contextOf(a, request), request.promptKey, answer);
+}
+
+function contextOf(a: Analysis, request: OfflineRequest): Context {
   const settings = request.promptKey === 'c_summary' ? { ...request.settings, depth: 'deep' as const } : request.settings;
-  const budget = lengthBudget(PROMPTS[request.promptKey].shape, settings);
+  const names = new Set(a.speakers.flatMap((sp) => sp.toLowerCase().split(/\s+/)));
+  const start = a.turns.find((t) => t.spokenAt !== undefined)?.spokenAt;
+  return {
+    a,
+    budget: lengthBudget(PROMPTS[request.promptKey].shape, settings),
+    variant: request.variant ?? 0,
+    document: request.material === 'document',
+    clock: { start, timeZone: request.timeZone },
+    names,
+  };
+}
+
+function answerFor(a: Analysis, request: OfflineRequest): Minutes {
+  const settings = request.promptKey === 'c_summary' ? { ...request.settings, depth: 'deep' as const } : request.settings;
+  const c = contextOf(a, request);
   switch (request.promptKey) {
     case 'summary':
     case 'c_summary':
-      return summaryForDepth(a, settings, budget);
+      return summaryForDepth(c, settings);
     case 'goal':
-      return goals(a, budget);
+      return goals(c);
     case 'topic':
-      return topics(a, budget);
+      return topics(c);
     case 'purpose':
-      return purpose(a);
+      return purpose(c);
     case 'decision':
-      return decisions(a, budget);
+      return decisions(c);
     case 'action':
-      return actions(a, budget);
+      return actions(c);
     case 'next':
-      return nextSteps(a, budget);
+      return nextSteps(c);
     case 'issue':
-      return issues(a, budget);
+      return issues(c);
     case 'missing':
-      return missingInformation(a, budget);
+      return missingInformation(c);
     case 'sentiment':
-      return sentimentReading(a);
+      return sentimentReading(c);
     case 'custom':
-      return answerQuestion(a, request.customPrompt ?? '', budget);
+      return answerQuestion(c, request.customPrompt ?? '');
   }
 }
+
+/** The offline engine: notes for every prompt type, as HTML citing their lines (documents: no citations). */
+export function generateOffline(request: OfflineRequest): CitedHtml {
+  return renderMinutes(offlineMinutes(request), { cite: request.material !== 'document' });
+}
+

@@ -100,82 +100,47 @@ export function normalise(scores: readonly number[]): number[] {
   return scores.map((s) => (s - min) / span);
 }
 
-export interface RankedSentence {
-  sentence: Sentence;
-  score: number;
-  vector: SparseVector;
-}
-
-/**
- * Maximal marginal relevance: takes the best-scoring sentences while penalising those that
- * repeat what is already chosen, until the word budget is met.
- */
-export function selectDiverse(
-  ranked: readonly RankedSentence[],
-  options: { minWords: number; maxWords: number; maxItems?: number; lambda?: number; redundancy?: number },
-): RankedSentence[] {
-  const lambda = options.lambda ?? 0.75;
-  const redundancy = options.redundancy ?? 0.5;
-  const pool = [...ranked].sort((a, b) => b.score - a.score).slice(0, 400);
-  const chosen: RankedSentence[] = [];
-  let total = 0;
-  while (pool.length > 0 && total < options.minWords && chosen.length < (options.maxItems ?? Infinity)) {
-    let best = -1;
-    let bestValue = -Infinity;
-    for (let i = 0; i < pool.length; i++) {
-      const cand = pool[i]!;
-      const sim = chosen.reduce((m, c) => Math.max(m, cosine(c.vector, cand.vector)), 0);
-      if (sim > redundancy) continue;
-      if (options.maxWords > 0 && total + cand.sentence.words > options.maxWords) continue;
-      const value = lambda * cand.score - (1 - lambda) * sim;
-      if (value > bestValue) {
-        bestValue = value;
-        best = i;
-      }
-    }
-    if (best < 0) break;
-    const [picked] = pool.splice(best, 1);
-    chosen.push(picked!);
-    total += picked!.sentence.words;
-  }
-  return chosen;
-}
-
-/** Term frequencies of spans already counted as "elsewhere", kept while the span lives. */
+/** Phrase frequencies of spans already counted as "elsewhere", kept while the span lives. */
 const spanFrequencies = new WeakMap<readonly Sentence[], Map<string, number>>();
 
+/** A phrase's key for counting: its words lower-cased and stemmed ("Remote Controls" → "remot control"). */
+function phraseKey(phrase: string): string {
+  return words(phrase)
+    .map((w) => stem(w.toLowerCase()))
+    .join(' ');
+}
+
 /**
- * Key phrases of a span of sentences against the rest: stemmed unigrams and bigrams weighted by
- * frequency in the span and rarity elsewhere, shown in their most frequent surface form.
+ * Key phrases of a span of sentences against the rest: noun phrases (from the part-of-speech tags)
+ * weighted by frequency in the span and rarity elsewhere, longer phrases favoured, shown in their most
+ * frequent written form (names keep their capitals). Phrases made of `exclude` words (the speakers'
+ * names) are left out: a topic is what was discussed, not who spoke.
  */
 export function keyPhrases(
   span: readonly Sentence[],
   otherSpans: readonly (readonly Sentence[])[],
   limit: number,
+  exclude: ReadonlySet<string> = new Set(),
 ): string[] {
   const surface = new Map<string, Map<string, number>>();
   const count = (spanSentences: readonly Sentence[], record: boolean) => {
     const freq = new Map<string, number>();
     for (const s of spanSentences) {
-      const tokens = words(s.text).map((w) => w.toLowerCase());
-      let prev: { stem: string; word: string } | undefined;
-      for (const w of tokens) {
-        if (w.length < 3 || STOPWORDS.has(w) || /^\d+$/.test(w)) {
-          prev = undefined;
-          continue;
-        }
-        const st = stem(w);
-        const grams: [string, string][] = [[st, w]];
-        if (prev) grams.push([`${prev.stem} ${st}`, `${prev.word} ${w}`]);
-        for (const [key, form] of grams) {
+      for (const phrase of s.phrases) {
+        // Each phrase and, for longer ones, its head ("control" of "remote control") counts.
+        const parts = phrase.split(' ');
+        const forms = parts.length > 1 ? [phrase, parts.slice(-2).join(' '), parts[parts.length - 1]!] : [phrase];
+        for (const form of new Set(forms)) {
+          if (form.split(' ').some((w) => exclude.has(w.toLowerCase()))) continue;
+          const key = phraseKey(form);
+          if (!key || STOPWORDS.has(key)) continue;
           freq.set(key, (freq.get(key) ?? 0) + 1);
           if (record) {
-            const forms = surface.get(key) ?? new Map<string, number>();
-            forms.set(form, (forms.get(form) ?? 0) + 1);
-            surface.set(key, forms);
+            const seen = surface.get(key) ?? new Map<string, number>();
+            seen.set(form, (seen.get(form) ?? 0) + 1);
+            surface.set(key, seen);
           }
         }
-        prev = { stem: st, word: w };
       }
     }
     return freq;
@@ -192,24 +157,30 @@ export function keyPhrases(
   });
   const docs = elsewhere.length + 1;
   const scored: { key: string; score: number }[] = [];
+  // A phrase said once labels a span only when the span is short.
+  const least = span.length > 20 ? 2 : 1;
   for (const [key, n] of here) {
-    const isBigram = key.includes(' ');
-    if (n < 2) continue;
+    if (n < least) continue;
+    const length = key.split(' ').length;
     const df = 1 + elsewhere.filter((f) => (f.get(key) ?? 0) > 0).length;
     const idf = Math.log(1 + docs / df);
-    scored.push({ key, score: n * idf * (isBigram ? 1.8 : 1) });
+    scored.push({ key, score: n * idf * (length > 1 ? 1.8 : 1) });
   }
   scored.sort((a, b) => b.score - a.score);
   const chosen: string[] = [];
   for (const { key } of scored) {
-    // A unigram already inside a chosen bigram (or the reverse) would repeat itself.
-    if (chosen.some((c) => c.split(' ').includes(key) || key.split(' ').includes(c))) continue;
+    // A phrase inside a chosen one (or the reverse) would repeat it.
+    const mine = key.split(' ');
+    if (chosen.some((c) => c.split(' ').some((w) => mine.includes(w)))) continue;
     chosen.push(key);
     if (chosen.length >= limit) break;
   }
   return chosen.map((key) => {
-    const forms = surface.get(key)!;
-    return [...forms.entries()].sort((a, b) => b[1] - a[1])[0]![0];
+    const forms = [...surface.get(key)!.entries()].sort((a, b) => b[1] - a[1]);
+    // The lower-case form when there is one: "Budget" at the start of a sentence is the word budget.
+    const lower = forms.find(([form]) => form === form.toLowerCase());
+    const best = forms[0]![0];
+    return lower && best.toLowerCase() === lower[0] && lower[1] * 3 >= forms[0]![1] ? lower[0] : best;
   });
 }
 

@@ -1,5 +1,6 @@
 import { stemmer } from 'stemmer';
 import type { TranscriptTurn } from '../types.js';
+import { posSentences, type Pos } from './nlp.js';
 
 /** Transcript annotations such as {vocalsound}, {disfmarker}, {gap} (AMI) or [inaudible]. */
 const MARKERS = /\{[^{}]*\}|\[(?:inaudible|crosstalk|laughter|music|noise|silence)[^\]]*\]/gi;
@@ -95,15 +96,6 @@ export function capitalise(text: string): string {
   return text.replace(/^(["'(]*)([a-z])/, (_m, pre: string, c: string) => pre + c.toUpperCase());
 }
 
-/** Splits text into sentences on terminal punctuation (keeps decimals and abbreviations like "Mr." whole). */
-export function splitSentences(text: string): string[] {
-  const protectedText = text.replace(/\b(Mr|Mrs|Ms|Dr|Prof|St|vs|etc|e\.g|i\.e)\./gi, '$1\uE000');
-  return protectedText
-    .split(/(?<=[.!?])\s+(?=["'(\u2018\u201c]?[A-Za-z0-9])/)
-    .map((s) => s.replace(/\uE000/g, '.').trim())
-    .filter((s) => s.length > 0);
-}
-
 export function words(text: string): string[] {
   return text.match(/[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu) ?? [];
 }
@@ -136,44 +128,90 @@ export function contentTerms(text: string): string[] {
 export interface Sentence {
   /** Index in the meeting's sentence list. */
   id: number;
+  /** Index of its turn among the turns that have text. */
   turn: number;
+  /** Index of its turn in the transcript the engine was given: what a citation of it points to. */
+  line: number;
+  /** When its turn was spoken (epoch ms), if known. */
+  spokenAt?: number;
   speaker: string;
   text: string;
   words: number;
   terms: string[];
+  /** Noun phrases as written ("remote control", "Nick Williams"): candidates for topic labels. */
+  phrases: string[];
   /** 0 at the start of the meeting, 1 at its end. */
   position: number;
   question: boolean;
 }
 
 export interface PreparedTranscript {
-  turns: { speaker: string; text: string }[];
+  turns: { speaker: string; text: string; line: number; spokenAt?: number }[];
   sentences: Sentence[];
   speakers: string[];
   totalWords: number;
 }
 
-/** Cleans every turn and splits it into sentences with their speaker and stemmed terms. */
+const PHRASE_HEAD: ReadonlySet<Pos> = new Set(['NOUN', 'PROPN']);
+
+/** Runs of adjectives and nouns ending in a noun, one to three words: "new remote control", "Lenovo". */
+export function nounPhrases(values: readonly string[], pos: readonly Pos[]): string[] {
+  const out: string[] = [];
+  let run: string[] = [];
+  const close = () => {
+    if (run.length > 0) out.push(run.slice(-3).join(' '));
+    run = [];
+  };
+  for (let i = 0; i < values.length; i++) {
+    const p = pos[i]!;
+    const word = values[i]!;
+    const content = word.length > 2 && !STOPWORDS.has(word.toLowerCase()) && /\p{L}/u.test(word);
+    if (PHRASE_HEAD.has(p) && content) {
+      run.push(word);
+      continue;
+    }
+    if (p === 'ADJ' && content && run.length === 0) {
+      // An adjective opens a phrase only if a noun follows it.
+      if (PHRASE_HEAD.has(pos[i + 1] ?? 'X')) {
+        run.push(word);
+        continue;
+      }
+    }
+    close();
+  }
+  close();
+  return out;
+}
+
+/** Cleans every turn and splits it into sentences with their speaker, line, stemmed terms and noun phrases. */
 export function prepareTranscript(transcript: readonly TranscriptTurn[]): PreparedTranscript {
   const turns = transcript
-    .map((t) => ({ speaker: (t.speaker || 'Unknown').trim() || 'Unknown', text: cleanTurnText(t.text ?? '') }))
+    .map((t, line) => ({
+      speaker: (t.speaker || 'Unknown').trim() || 'Unknown',
+      text: cleanTurnText(t.text ?? ''),
+      line,
+      spokenAt: t.spokenAt,
+    }))
     .filter((t) => wordCount(t.text) > 0);
   const sentences: Sentence[] = [];
   turns.forEach((turn, turnIndex) => {
-    for (const raw of splitSentences(turn.text)) {
+    for (const tagged of posSentences(turn.text)) {
       // A turn cut mid-sentence ends on a comma; quoted alone it reads better closed.
-      const text = capitalise(stripLeadIn(compressSentence(raw))).replace(/[,;:\s-]+$/, '.');
+      const text = capitalise(stripLeadIn(compressSentence(tagged.text))).replace(/[,;:\s-]+$/, '.');
       const n = wordCount(text);
       if (n === 0) continue;
       sentences.push({
         id: sentences.length,
         turn: turnIndex,
+        line: turn.line,
+        spokenAt: turn.spokenAt,
         speaker: turn.speaker,
         text,
         words: n,
         terms: contentTerms(text),
+        phrases: nounPhrases(tagged.values, tagged.pos),
         position: 0,
-        question: /\?\s*$/.test(text),
+        question: tagged.values[tagged.values.length - 1] === '?',
       });
     }
   });

@@ -1,6 +1,6 @@
 import { MAX_LINE_TEXT, MAX_LINES_PER_BATCH, PROMPT_KEYS, type SummaryDepth } from '@mbox/shared';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { QMSUM_MEETINGS, loadQmsumMeeting, toTranscript } from '../../ai/eval/qmsum.js';
+import { QMSUM_FIXTURE_MEETINGS, loadQmsumMeeting, toTranscript } from '../../ai/eval/qmsum.js';
 import type { TranscriptTurn } from '../../ai/index.js';
 import type { Config } from '../../config.js';
 import { JOBS_SCHEMA } from '../../jobs/jobs.js';
@@ -21,7 +21,7 @@ const fast: Partial<Config> = { JOB_POLL_SECONDS: 0.5, PUBLIC_URL: 'http://mbox.
 
 /** The QMSum meetings' turns (three meetings, a dozen speakers) repeated to `lines` caption lines. */
 function longMeeting(lines: number): TranscriptTurn[] {
-  const turns = QMSUM_MEETINGS.flatMap((name) => toTranscript(loadQmsumMeeting(name)));
+  const turns = QMSUM_FIXTURE_MEETINGS.flatMap((name) => toTranscript(loadQmsumMeeting(name)));
   return Array.from({ length: lines }, (_, i) => {
     const turn = turns[i % turns.length]!;
     return { speaker: turn.speaker, text: turn.text.slice(0, MAX_LINE_TEXT) };
@@ -101,11 +101,11 @@ describe('a 10,000-line meeting with the offline engine', () => {
     const mails = smtp.received.filter((m) => m.recipients.includes('big@example.com'));
     expect(mails).toHaveLength(1);
     const text = mails[0]!.parsed.text!;
-    // A real summary: the overview sentence, then points quoted from the meeting with their speakers.
+    // A real summary: the overview sentence, then notes by topic ("Label: notes…") naming who said what.
     expect(text).toMatch(/ discussed .+\./);
-    const points = text.split('\n').filter((line) => /^- [^:]+: \S+/.test(line));
-    expect(points.length).toBeGreaterThanOrEqual(3);
-    for (const point of points) expect(speakers).toContain(point.slice(2, point.indexOf(':')));
+    const points = text.split('\n').filter((line) => /^[^:]{3,80}: \S+/.test(line));
+    expect(points.length).toBeGreaterThanOrEqual(2);
+    expect(speakers.some((speaker) => points.some((point) => point.includes(speaker)))).toBe(true);
     expect(text).not.toContain('could not be generated');
 
     // Alive and answering: the meeting and its stored summary.
@@ -114,7 +114,8 @@ describe('a 10,000-line meeting with the offline engine', () => {
     expect(await app.deps.db.summary.count({ where: { meetingId, promptKey: 'summary' } })).toBe(1);
   });
 
-  it('the web app\'s summary calls answer on it, every prompt and depth, in bounded memory', { timeout: 180_000 }, async () => {
+  // Twelve summaries of 10,000 lines, one after another in the worker thread: minutes on a loaded 2-core machine.
+  it('the web app\'s summary calls answer on it, every prompt and depth, in bounded memory', { timeout: 600_000 }, async () => {
     const regenerated = await app.trpc(token).summary.generate.mutate({ meetKey: meetingId, promptKey: 'decision' });
     expect(regenerated.text).toMatch(/^<ul><li><b>[^<]+:<\/b> /);
 

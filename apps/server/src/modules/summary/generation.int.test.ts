@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   DAILY_LIMIT_REACHED,
@@ -11,8 +10,7 @@ import {
   type SummaryList,
   type SummaryStreamEvent,
 } from '@mbox/shared';
-import { repoRoot } from '../../db/paths.js';
-import { readQmsumFile } from '../../ai/eval/qmsum.js';
+import { loadQmsumMeeting } from '../../ai/eval/qmsum.js';
 import { startTestApp, type TestApp } from '../../test/app.js';
 import { makePremium, seedMeeting, type SeedLine } from '../../test/fixtures.js';
 import { startOpenAiTestServer, testLlmConfig, type OpenAiTestServer } from '../../test/openai-server.js';
@@ -21,9 +19,7 @@ import { CUSTOM_PROMPT_PREMIUM } from './generation.js';
 
 type ErrorBody = { message: string; code: string; data: { field?: string; httpStatus: number } };
 
-const es2004a: SeedLine[] = readQmsumFile(path.resolve(repoRoot, '../shared/data/qmsum/ES2004a.json')).meeting_transcripts.map(
-  (t) => ({ speaker: t.speaker, text: t.content }),
-);
+const es2004a: SeedLine[] = loadQmsumMeeting('ES2004a').meeting_transcripts.map((t) => ({ speaker: t.speaker, text: t.content }));
 const small: SeedLine[] = ['Ana', 'Bo', 'Ana', 'Bo', 'Ana', 'Bo'].map((speaker, i) => ({
   speaker,
   text: [

@@ -1,5 +1,5 @@
 import { TRPCError } from '@trpc/server';
-import { ZodRealError } from 'zod';
+import { ZodRealError, z } from 'zod';
 import {
   DEFAULT_SUMMARY_SETTINGS,
   ORIGINAL_LANGUAGE_CODE,
@@ -71,6 +71,31 @@ async function defaultSettings(deps: AppDeps, user: AuthUser): Promise<SummarySe
 }
 
 /**
+ * Lines per query when a transcript is read: Prisma maps a query's rows in one go on the event loop,
+ * and the 20,000 lines of a 3-hour meeting in one query held it for seconds (docs/performance.md,
+ * "Offline summaries").
+ */
+const TRANSCRIPT_PAGE = 1000;
+
+/** A meeting's lines in spoken order, with what a summary reads, a page at a time. */
+async function readMessages(deps: AppDeps, meetingId: string) {
+  const select = { id: true, meetingId: true, user: true, text: true, aiFixed: true, encrypted: true, spokenAt: true } as const;
+  const rows = [];
+  for (let cursor: { id: string } | undefined; ; ) {
+    const page = await deps.db.message.findMany({
+      where: { meetingId },
+      orderBy: [{ spokenAt: 'asc' }, { id: 'asc' }],
+      select,
+      take: TRANSCRIPT_PAGE,
+      ...(cursor ? { cursor, skip: 1 } : {}),
+    });
+    rows.push(...page);
+    if (page.length < TRANSCRIPT_PAGE) return rows;
+    cursor = { id: page[page.length - 1]!.id };
+  }
+}
+
+/**
  * The meeting's transcript in plain text, refused while the meeting is too small to summarise
  * (the shared rule of the summary list). `sealed`: some text is encrypted, so the summary must be.
  */
@@ -81,7 +106,7 @@ async function loadTranscript(
 ): Promise<{ transcript: TranscriptTurn[]; sealed: boolean }> {
   const meeting = await deps.db.meeting.findFirst({ where: { id: meetingId, userId }, select: { encrypted: true } });
   if (!meeting) throw meetingNotFound();
-  const rows = await deps.db.message.findMany({ where: { meetingId }, orderBy: [{ spokenAt: 'asc' }, { id: 'asc' }] });
+  const rows = await readMessages(deps, meetingId);
   if (!canSummarize(rows)) throw new TRPCError({ code: 'PRECONDITION_FAILED', message: SUMMARY_UNAVAILABLE_MESSAGE });
   const messages = await openMessages(deps, userId, rows);
   return {
@@ -100,6 +125,8 @@ interface Target {
   settings: SummarySettings;
   /** The stored summary to replace (regeneration); else upserted by (meeting, prompt, question). */
   summaryId?: string;
+  /** Regenerate's variant: 0 for a first generation, the stored one + 1 for each regeneration. */
+  variant: number;
 }
 
 interface RunOptions {
@@ -135,6 +162,8 @@ async function writeSummary(
       promptKey: target.promptKey,
       customPrompt: target.customPrompt || undefined,
       settings: target.settings,
+      variant: target.variant,
+      timeZone: user.timezone,
       tier: modelTier(user),
       onToken: options.onToken,
       signal: options.signal,
@@ -156,7 +185,7 @@ async function writeSummary(
       text: key ? encryptText(key, generated.html, summaryContext(meetingId)) : generated.html,
       // Translations belong to the text they were made from.
       translations: {},
-      settings: { ...target.settings, model: generated.model, chunks: generated.chunks },
+      settings: { ...target.settings, model: generated.model, chunks: generated.chunks, variant: target.variant },
       encrypted: key !== null,
     };
     let row: Summary;
@@ -230,10 +259,18 @@ export async function generateSummary(
       promptKey: input.promptKey,
       customPrompt: input.customPrompt ?? '',
       settings: await defaultSettings(deps, user),
+      variant: 0,
     },
     options,
   );
 }
+
+/** The variant a stored summary was generated with (0 when it predates variants). */
+function storedVariant(settings: unknown): number {
+  const parsed = storedVariantSchema.safeParse(settings);
+  return parsed.success ? parsed.data.variant : 0;
+}
+const storedVariantSchema = z.object({ variant: z.number().int().min(0) });
 
 /**
  * PUT /v1/prompts/{summaryKey} and PUT /v1/p/prompts/{summaryKey}: generates the stored summary
@@ -248,7 +285,7 @@ export async function regenerateSummary(
 ): Promise<SummaryDto> {
   const existing = await deps.db.summary.findFirst({
     where: { id: input.summaryKey, meetingId: input.meetKey, meeting: { userId: user.id } },
-    select: { id: true, promptKey: true, customPrompt: true },
+    select: { id: true, promptKey: true, customPrompt: true, settings: true },
   });
   if (!existing) throw summaryNotFound();
   if (existing.promptKey !== input.promptKey) {
@@ -261,6 +298,8 @@ export async function regenerateSummary(
     customPrompt: existing.customPrompt,
     settings: settings ?? (await defaultSettings(deps, user)),
     summaryId: existing.id,
+    // Each regeneration picks another selection (docs/ai.md, "Regenerate").
+    variant: storedVariant(existing.settings) + 1,
   });
 }
 

@@ -1,0 +1,83 @@
+import type * as ChronoEnglish from 'chrono-node/en';
+import { lazyRequire } from '../../lazy-require.js';
+
+/** Dates said in a meeting ("by Friday", "next Tuesday", "on the 12th") are read by chrono-node. */
+const chrono = lazyRequire<typeof ChronoEnglish>('chrono-node/en');
+
+/** When and where a meeting took place: what "Friday" or "tomorrow" is relative to. */
+export interface MeetingClock {
+  /** Epoch ms of the meeting's first line (absent for documents). */
+  start?: number;
+  /** IANA time zone of the meeting's owner; UTC when unknown. */
+  timeZone?: string;
+}
+
+/** Minutes east of UTC of a time zone at an instant (what chrono takes as a reference zone). */
+function offsetMinutes(at: Date, timeZone: string): number {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+  }).formatToParts(at);
+  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
+  const asUtc = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'));
+  return Math.round((asUtc - Math.floor(at.getTime() / 60_000) * 60_000) / 60_000);
+}
+
+function validZone(timeZone: string | undefined): string {
+  if (!timeZone) return 'UTC';
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone });
+    return timeZone;
+  } catch {
+    return 'UTC';
+  }
+}
+
+export interface DueDate {
+  /** The words that said it ("Friday", "next Tuesday"), as chrono-node found them. */
+  said: string;
+  /** The date in the meeting's time zone: "Fri, Mar 8, 2024". */
+  label: string;
+}
+
+/** The first date a sentence names, resolved forward from the meeting's date ("by Friday" → the coming Friday). */
+export function dueDate(sentence: string, clock: MeetingClock): DueDate | undefined {
+  if (clock.start === undefined) return undefined;
+  const timeZone = validZone(clock.timeZone);
+  const instant = new Date(clock.start);
+  const found = chrono().casual.parse(sentence, { instant, timezone: offsetMinutes(instant, timeZone) }, { forwardDate: true });
+  // A bare time ("at ten") or number is not a due date, nor is "now"; a day from the meeting on is.
+  const dayOfMeeting = instant.getTime() - 24 * 3600_000;
+  const result = found.find(
+    (r) =>
+      (r.start.isCertain('day') || r.start.isCertain('weekday') || r.start.isCertain('month')) &&
+      r.text.toLowerCase() !== 'now' &&
+      r.start.date().getTime() >= dayOfMeeting,
+  );
+  if (!result) return undefined;
+  const label = new Intl.DateTimeFormat('en-US', { timeZone, weekday: 'short', month: 'short', day: 'numeric', year: 'numeric' }).format(
+    result.start.date(),
+  );
+  return { said: result.text, label };
+}
+
+/**
+ * A time in a meeting for topic ranges: the clock time in the owner's time zone ("10:42") when the
+ * zone is known, else the hours and minutes since the meeting started ("0:12").
+ */
+export function clockTime(at: number, clock: MeetingClock): string {
+  if (clock.timeZone) {
+    return new Intl.DateTimeFormat('en-GB', { timeZone: validZone(clock.timeZone), hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(
+      new Date(at),
+    );
+  }
+  const minutes = Math.max(0, Math.floor((at - (clock.start ?? at)) / 60_000));
+  const h = Math.floor(minutes / 60);
+  const m = minutes % 60;
+  return `${h}:${String(m).padStart(2, '0')}`;
+}

@@ -1,0 +1,265 @@
+import { joinTokens, tagSentences, type Pos, type Token } from './nlp.js';
+
+/**
+ * Notes, not quotes: a spoken sentence rewritten as a line of minutes. Hesitations and hedges go,
+ * first person becomes the speaker ("I'll send it" → "Lynne will send it", "we" → "the group"), and a
+ * long sentence is cut at a clause boundary. Everything works on wink-nlp's tokens and tags.
+ */
+
+/** Most words of a note (a sentence longer than this is cut at a clause boundary). */
+export const NOTE_WORDS = 25;
+
+export interface NoteOptions {
+  /** Who said it: first person becomes this name. Absent for documents (no one to attribute to). */
+  speaker?: string;
+  maxWords?: number;
+}
+
+/** Hedges and fillers that say nothing in writing, as sequences of normalised tokens. */
+const HEDGES: readonly (readonly string[])[] = [
+  ['you', 'know'],
+  ['i', 'mean'],
+  ['sort', 'of'],
+  ['kind', 'of'],
+  ['i', 'guess'],
+  ['i', 'suppose'],
+  ['you', 'see'],
+  ['basically'],
+  ['actually'],
+  ['obviously'],
+  ['literally'],
+  ['just'],
+  ['really'],
+  ['like'],
+  ['anyway'],
+];
+
+/** Words that open spoken sentences without adding to them ("So, well, okay, the price…"). */
+const OPENERS = new Set(['so', 'well', 'now', 'okay', 'ok', 'right', 'yeah', 'yes', 'yep', 'alright', 'and', 'but', 'then', 'also', 'oh', 'anyway', 'um', 'uh', 'hmm']);
+
+/** The third-person verb of a contraction: "I'm" → "is", "we've" → "has". */
+const JOINED_VERB: Record<string, string> = { m: 'is', re: 'is', ll: 'will', ve: 'has', d: 'would', s: 'is' };
+
+const MODALS = new Set(['will', 'would', 'can', 'could', 'should', 'shall', 'must', 'might', 'may']);
+
+function isWord(t: Token): boolean {
+  return t.pos !== 'PUNCT' && t.pos !== 'SYM' && t.pos !== 'SPACE';
+}
+
+function wordsIn(tokens: readonly Token[]): number {
+  return tokens.filter(isWord).length;
+}
+
+const token = (value: string, space = ' ', pos: Pos = 'X'): Token => ({ value, normal: value.toLowerCase(), lemma: value.toLowerCase(), pos, space });
+
+/** The third person singular of a verb's lemma: "think" → "thinks", "go" → "goes", "try" → "tries". */
+export function thirdPerson(lemma: string): string {
+  const irregular: Record<string, string> = { be: 'is', have: 'has', do: 'does', go: 'goes' };
+  if (irregular[lemma]) return irregular[lemma];
+  if (/(?:s|x|z|ch|sh|o)$/.test(lemma)) return `${lemma}es`;
+  if (/[^aeiou]y$/.test(lemma)) return `${lemma.slice(0, -1)}ies`;
+  return `${lemma}s`;
+}
+
+/** The verb form that agrees with a third-person singular subject, or undefined if it already does. */
+function agree(t: Token): string | undefined {
+  const n = t.normal;
+  if (n === 'am' || n === 'are' || n === "'m" || n === "'re") return 'is';
+  if (n === 'were') return 'was';
+  if (MODALS.has(n)) return t.value.startsWith("'") ? n : undefined;
+  if (t.value.startsWith("'")) return n; // 've, 'd: "has"/"would" below
+  if (n === 'have') return 'has';
+  if (n === 'do') return 'does';
+  // A base-form verb (its normal is its lemma) in the present: "think" → "thinks". Past forms differ from the lemma.
+  if (t.pos === 'VERB' && n === t.lemma && /^[a-z]+$/.test(n)) return thirdPerson(n);
+  return undefined;
+}
+
+/** Rewrites the verb of a replaced subject at index `subject` to agree with it (before it in a question: "are we" → "is the group"). */
+function agreeAfter(tokens: Token[], subject: number): void {
+  const before = tokens[subject - 1];
+  if (before && before.pos === 'AUX' && tokens[tokens.length - 1]?.value === '?') {
+    const form = agree(before);
+    if (form !== undefined) tokens[subject - 1] = { ...before, value: form, normal: form };
+    return;
+  }
+  for (let j = subject + 1; j < Math.min(tokens.length, subject + 4); j++) {
+    const t = tokens[j]!;
+    if (t.pos === 'ADV' || (t.pos === 'PART' && t.normal !== 'to')) continue;
+    if (t.pos !== 'VERB' && t.pos !== 'AUX') return;
+    let form = agree(t);
+    if (t.value === "'ve") form = 'has';
+    if (t.value === "'d") form = 'would';
+    if (form !== undefined) tokens[j] = { ...t, value: form, normal: form, space: ' ' };
+    return;
+  }
+}
+
+/** First person → the speaker ("I" → "Lynne", "my" → "Lynne's"), "we" → "the group", with agreeing verbs. */
+export function attribute(tokens: readonly Token[], speaker: string): Token[] {
+  const out = [...tokens];
+  for (let i = 0; i < out.length; i++) {
+    const t = out[i]!;
+    const next = out[i + 1];
+    // "let's decide" → "the group will decide"
+    if (t.normal === 'let' && next && (next.value === "'s" || next.value === "’s")) {
+      out.splice(i, 2, token('the group', t.space, 'NOUN'), token('will', ' ', 'AUX'));
+      continue;
+    }
+    // The tokenizer sometimes keeps a contraction whole ("I'm" at the start of a sentence).
+    const joined = /^(i|we|let)['’](m|re|ll|ve|d|s)$/.exec(t.normal);
+    if (joined) {
+      const subject = joined[1] === 'i' ? speaker : 'the group';
+      const verb = joined[1] === 'let' ? 'will' : JOINED_VERB[joined[2]!]!;
+      out.splice(i, 1, token(subject, t.space, joined[1] === 'i' ? 'PROPN' : 'NOUN'), token(verb, ' ', 'AUX'));
+      continue;
+    }
+    if (t.pos !== 'PRON' && t.normal !== 'i') continue;
+    switch (t.normal) {
+      case 'i':
+        out[i] = { ...t, value: speaker, normal: speaker.toLowerCase(), pos: 'PROPN' };
+        agreeAfter(out, i);
+        break;
+      case 'me':
+      case 'myself':
+        out[i] = { ...t, value: speaker, normal: speaker.toLowerCase(), pos: 'PROPN' };
+        break;
+      case 'my':
+      case 'mine':
+        out[i] = { ...t, value: `${speaker}'s`, normal: `${speaker.toLowerCase()}'s`, pos: 'PROPN' };
+        break;
+      case 'we':
+        out[i] = { ...t, value: 'the group', normal: 'the group', pos: 'NOUN' };
+        agreeAfter(out, i);
+        break;
+      case 'us':
+      case 'ourselves':
+        out[i] = { ...t, value: 'the group', normal: 'the group', pos: 'NOUN' };
+        break;
+      case 'our':
+        out[i] = { ...t, value: 'the', normal: 'the', pos: 'DET' };
+        break;
+      case 'ours':
+        out[i] = { ...t, value: "the group's", normal: "the group's", pos: 'NOUN' };
+        break;
+    }
+  }
+  return out;
+}
+
+function matchesAt(tokens: readonly Token[], i: number, phrase: readonly string[]): boolean {
+  return phrase.every((word, k) => tokens[i + k]?.normal === word);
+}
+
+const DEBRIS_BEFORE_COMMA: ReadonlySet<Pos> = new Set(['DET', 'ADP', 'CCONJ', 'SCONJ', 'PART']);
+
+/** Hesitations (interjections), hedges and repeated words out. */
+export function dropFillers(tokens: readonly Token[]): Token[] {
+  const out: Token[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    if (t.pos === 'INTJ') {
+      if (tokens[i + 1]?.value === ',') i++;
+      continue;
+    }
+    const hedge = HEDGES.find((h) => matchesAt(tokens, i, h) && (h[0] !== 'like' || tokens[i + 1]?.value === ','));
+    // "just" and "really" are hedges as adverbs only ("a really good idea" keeps its meaning without them, "just in time" is no adverb).
+    if (hedge && (hedge.length > 1 || t.pos === 'ADV')) {
+      i += hedge.length - 1;
+      if (tokens[i + 1]?.value === ',' && (out.length === 0 || out[out.length - 1]!.value === ',')) i++;
+      continue;
+    }
+    const prev = out[out.length - 1];
+    if (prev && isWord(t) && prev.normal === t.normal) continue; // "the the"
+    // Commas left where a hesitation was cut out: at the start, doubled, or right after "the", "in", "and".
+    if (t.value === ',' && (!prev || prev.pos === 'PUNCT' || DEBRIS_BEFORE_COMMA.has(prev.pos))) continue;
+    out.push(t);
+  }
+  return out;
+}
+
+/** Discourse openers, commas and conjunctions at the start go. */
+/** Titles a speaker addresses someone by ("Mr. Chair, …", "Madam Speaker, …"). */
+const TITLES = new Set(['mr', 'mr.', 'mrs', 'mrs.', 'ms', 'ms.', 'madam', 'chair', 'chairman', 'chairwoman', 'speaker', 'minister', 'president', 'sir']);
+
+/** Length of a vocative at `i` ("Mr. Chair," "Ben,"): a short run of names or titles closed by a comma; 0 if none. */
+function vocativeAt(tokens: readonly Token[], i: number): number {
+  let j = i;
+  let named = false;
+  while (j < tokens.length && j < i + 4 && (tokens[j]!.pos === 'PROPN' || TITLES.has(tokens[j]!.normal))) {
+    named = true;
+    j++;
+  }
+  return named && tokens[j]?.value === ',' && j + 1 < tokens.length ? j + 1 - i : 0;
+}
+
+/** Discourse openers, vocatives, commas and conjunctions at the start go. */
+function dropOpeners(tokens: readonly Token[]): Token[] {
+  let i = 0;
+  while (i < tokens.length - 1) {
+    const t = tokens[i]!;
+    const vocative = vocativeAt(tokens, i);
+    if (vocative > 0) i += vocative;
+    else if (t.pos === 'PUNCT' || t.pos === 'INTJ' || t.pos === 'CCONJ' || OPENERS.has(t.normal)) i++;
+    else break;
+  }
+  return tokens.slice(i);
+}
+
+/** How a speaker is named inside a sentence: without the bracketed riding or role ("Hon. Mary Ng (Markham, Lib.)" → "Hon. Mary Ng"). */
+export function shortName(speaker: string): string {
+  const short = speaker.replace(/\s*\([^)]*\)/g, '').trim();
+  return short || speaker;
+}
+
+const WEAK_END: ReadonlySet<Pos> = new Set(['DET', 'ADP', 'CCONJ', 'SCONJ', 'AUX', 'PART', 'PRON', 'PUNCT', 'ADV']);
+
+/** Cuts a sentence longer than `max` words at its last clause boundary before the limit (or at the limit). */
+export function shorten(tokens: readonly Token[], max: number): Token[] {
+  if (wordsIn(tokens) <= max) return [...tokens];
+  let words = 0;
+  let limit = tokens.length;
+  let cut = -1;
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    const boundary = (t.pos === 'PUNCT' && /^[,;:—–-]$/.test(t.value)) || t.pos === 'CCONJ' || t.pos === 'SCONJ';
+    if (boundary && words >= 8) cut = i;
+    if (isWord(t)) words++;
+    if (words > max) {
+      limit = i;
+      break;
+    }
+  }
+  let kept = tokens.slice(0, cut > 0 ? cut : limit);
+  while (kept.length > 1 && WEAK_END.has(kept[kept.length - 1]!.pos)) kept = kept.slice(0, -1);
+  return kept;
+}
+
+function finish(text: string, question: boolean): string {
+  let out = text.replace(/[,;:]\s*([.!?])$/, '$1').replace(/\s+/g, ' ').replace(/\s+([,.;:!?])/g, '$1').replace(/^[\s,.;:-]+/, '').replace(/[\s,;:—–-]+$/, '').trim();
+  if (!out) return out;
+  out = out.charAt(0).toUpperCase() + out.slice(1);
+  if (!/[.!?…]["')\]]?$/.test(out)) out += question ? '?' : '.';
+  return out;
+}
+
+/** A note from tagged tokens. */
+export function noteFromTokens(tokens: readonly Token[], options: NoteOptions = {}): string {
+  const question = tokens[tokens.length - 1]?.value === '?';
+  let out = dropOpeners(dropFillers(tokens));
+  if (options.speaker) out = attribute(out, shortName(options.speaker));
+  const whole = wordsIn(out);
+  out = shorten(out, options.maxWords ?? NOTE_WORDS);
+  return finish(joinTokens(out), question && wordsIn(out) === whole);
+}
+
+/** A note from a sentence of text. */
+export function writeNote(sentence: string, options: NoteOptions = {}): string {
+  const tagged = tagSentences(sentence);
+  if (tagged.length === 0) return '';
+  const note = noteFromTokens(
+    tagged.flatMap((s) => s.tokens),
+    options,
+  );
+  return note || sentence;
+}
