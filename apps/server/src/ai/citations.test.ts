@@ -22,13 +22,13 @@ describe('markers of an LLM answer become citation elements', () => {
   });
 
   it('numbers citations in order of first use and maps them to transcript lines', async () => {
-    const cited = await citeLlmAnswer('<ul><li>The price is 25 euros [2].</li><li>Dave sends the plan by Friday [3][4].</li><li>Price again [2]</li></ul>', {
+    const cited = await citeLlmAnswer('<ul><li>The price is 25 euros [2].</li><li>Dave sends the plan by Friday [3][4].</li><li>The price again [2]</li></ul>', {
       transcript,
       sent,
     });
     expect(cited.lines).toEqual([1, 2, 3]);
     expect(cited.html).toBe(
-      `<ul><li>The price is 25 euros${citationElement([1])}.</li><li>Dave sends the plan by Friday${citationElement([2, 3])}.</li><li>Price again${citationElement([1])}</li></ul>`,
+      `<ul><li>The price is 25 euros${citationElement([1])}.</li><li>Dave sends the plan by Friday${citationElement([2, 3])}.</li><li>The price again${citationElement([1])}</li></ul>`,
     );
   });
 
@@ -100,13 +100,13 @@ describe('each point is checked against its cited lines', () => {
     );
   });
 
-  it('takes a capitalised first word the lexicon knows for a word, not a name, unless a name follows', async () => {
+  it('takes a capitalised first word the lexicon knows for a word, unless it is a first name or a name follows', async () => {
     const cited = await check(
-      '<ul><li>Budget: 25 euros [2]</li><li>Team agreed on the price [2]</li><li>Price again [2]</li>' +
-        '<li>Sarah Connor will call [1]</li><li>Then Bob calls [1]</li></ul>',
+      '<ul><li>Budget: 25 euros [2]</li><li>Team agreed on the price [2]</li><li>Decision: ship it [2]</li>' +
+        '<li>Sarah Connor will call [1]</li><li>Then Bob calls [1]</li><li>Grace will call [1]</li><li>Action: Mark sends it [1]</li></ul>',
     );
     const missing = [...cited.html.matchAll(/data-missing="([^"]*)"/g)].map((m) => m[1]);
-    expect(missing).toEqual(['Sarah Connor', 'Bob']);
+    expect(missing).toEqual(['Sarah Connor', 'Bob', 'Grace', 'Mark']);
   });
 });
 

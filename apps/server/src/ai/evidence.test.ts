@@ -36,6 +36,7 @@ describe('checking a point against its lines', () => {
 
   it('finds figures written differently in the lines', () => {
     expect(unsupportedFacts('Marketing: 25 euros for the remote; Dave sends it Friday; budget 4 million', lines, noParticipants)).toEqual([]);
+    expect(unsupportedFacts('The 2nd option wins', evidenceOf(['Ana: I prefer the second option.']), noParticipants)).toEqual([]);
   });
 
   it('names what the lines do not hold', () => {

