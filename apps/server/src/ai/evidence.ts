@@ -94,12 +94,25 @@ export function addEvidence(evidence: Evidence, tokens: readonly NlpToken[]): vo
     if (hasDigit(token)) for (const value of digitValues(token.value)) evidence.values.add(value);
   }
   for (const span of numberSpans(tokens)) for (const value of span.values) evidence.values.add(value);
-  // Ordinals said in words ("the second option") support their digits ("2nd").
+  // Any number word alone, whatever its part of speech here ("one meeting", "the second option"), supports its digits.
   for (const token of tokens) {
-    if (token.entity?.type !== 'ORDINAL' || hasDigit(token) || token.type !== 'word') continue;
-    const value = wordsToNumbers(token.normal);
-    if (typeof value === 'number') evidence.values.add(value);
+    if (token.type !== 'word' || hasDigit(token)) continue;
+    const value = wordValue(token.normal);
+    if (value !== null) evidence.values.add(value);
   }
+}
+
+const wordValues = new Map<string, number | null>();
+
+/** The value of a single number word ("one", "twelve", "second"), or null; remembered, as words repeat. */
+function wordValue(word: string): number | null {
+  let value = wordValues.get(word);
+  if (value === undefined) {
+    const parsed = wordsToNumbers(word);
+    value = typeof parsed === 'number' ? parsed : null;
+    if (wordValues.size < 50_000) wordValues.set(word, value);
+  }
+  return value;
 }
 
 /**
