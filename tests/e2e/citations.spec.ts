@@ -1,3 +1,5 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMPTY_RESULT_ERROR, ERROR_TOAST, TOAST_DURATION_MS, TRANSLATION_NEEDS_MODEL, formatMessageTime } from '@mbox/shared';
@@ -14,6 +16,9 @@ const LINES: SeedLine[] = [
   { speaker: 'Alice', text: 'Good, then we launch on the twelfth.' },
   { speaker: 'Carol', text: 'I will book the review meeting for Tuesday.' },
 ];
+/** Where the screenshots go (looked at by hand; not committed by this test). */
+const SHOTS = process.env.SUMMARY_SHOTS_DIR ?? '/tmp/summary-shots';
+
 /** Seeded lines are a second apart from this start (fixtures.seedMeeting). */
 const STARTED = Date.UTC(2026, 10, 20, 15, 0);
 
@@ -44,6 +49,7 @@ describe('summaries cite their lines (OpenAI-compatible LLM)', () => {
   beforeAll(async () => {
     llm = await startOpenAiTestServer({ responder: (body) => (isTranslation(body) ? translate(body) : ANSWER) });
     [app, browser] = await Promise.all([startWebApp({ OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: llm.url, LLM_MAX_RETRIES: 0 }), launchBrowser()]);
+    await mkdir(SHOTS, { recursive: true });
   });
   afterAll(async () => {
     await browser?.close();
@@ -65,13 +71,14 @@ describe('summaries cite their lines (OpenAI-compatible LLM)', () => {
       const time = (i: number) => formatMessageTime(STARTED + i * 1000);
       expect(await chips.allInnerTexts()).toEqual([time(2), time(3), time(5), time(4)]);
       // The tooltip: speaker, time and the line said.
-      const tip = await chips.first().locator('xpath=..').getAttribute('data-tip');
+      const tip = await chips.first().getAttribute('title');
       expect(tip).toBe(`Bob · ${time(2)}: “${LINES[2]!.text}”`);
       // The invented figure and owner are marked.
       const marks = text.getByTestId('unsupported-mark');
       expect(await marks.count()).toBe(1);
       expect(await marks.innerText()).toContain('not found in the transcript');
       expect(await marks.getAttribute('title')).toBe('Not found in the transcript: 40 euros; Priya');
+      await page.screenshot({ path: path.join(SHOTS, 'summary-citations.png') });
 
       // Keyboard: Tab reaches the chip, Enter opens its line highlighted in the transcript.
       await chips.first().focus();
@@ -101,6 +108,8 @@ describe('summaries cite their lines (OpenAI-compatible LLM)', () => {
     const { context, page } = await openSignedIn(browser, app, { email, path: `/${meetingKey}`, viewport: VIEWPORTS.phone });
     try {
       await page.getByRole('tab', { name: 'Summary' }).click();
+      await panel(page).getByTestId('summary-citation').first().waitFor({ timeout: 15_000 });
+      await page.screenshot({ path: path.join(SHOTS, 'summary-citations-phone.png') });
       await panel(page).getByTestId('summary-citation').nth(1).click();
       await poll(() => page.getByRole('tab', { name: 'Transcript' }).getAttribute('aria-selected')).toBe('true');
       const highlighted = page.locator('[data-highlighted="true"]');
@@ -186,6 +195,7 @@ describe('translation without an AI model', () => {
       expect(await note.innerText()).toBe(TRANSLATION_NEEDS_MODEL);
       expect(TRANSLATION_NEEDS_MODEL).toContain('OPENAI_API_KEY');
       expect(await panel(page).getByRole('combobox', { name: 'Language' }).isDisabled()).toBe(true);
+      await page.screenshot({ path: path.join(SHOTS, 'summary-translation-needs-model.png') });
 
       await page.goto(`${app.url}/settings?tab=summary`);
       const translateTo = page.getByLabel('Translate to');

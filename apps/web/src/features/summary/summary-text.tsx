@@ -66,17 +66,17 @@ function CitationChip({ citation, line, onOpen }: { citation: SummaryCitation; l
   const time = formatMessageTime(citation.spokenAt);
   const quote = line && line.length > TOOLTIP_LINE_CHARS ? `${line.slice(0, TOOLTIP_LINE_CHARS - 1).trimEnd()}…` : line;
   const tip = `${citation.speaker} · ${time}${quote ? `: “${quote}”` : ''}`;
+  // The browser's own tooltip: a styled one would be clipped by the scrolling panel.
   return (
-    <span className="tooltip tooltip-bottom before:max-w-64 before:whitespace-normal" data-tip={tip}>
-      <button
-        type="button"
-        className="inline-flex h-4 cursor-pointer items-center rounded bg-primary/15 px-1 align-text-top text-[0.65rem] font-semibold text-primary hover:bg-primary hover:text-primary-content focus-visible:outline-2 focus-visible:outline-primary"
-        aria-label={`Open the line: ${tip}`}
-        onClick={onOpen}
-        data-testid="summary-citation"
-      >
-        {time}
-      </button>
-    </span>
+    <button
+      type="button"
+      className="inline-flex h-4 cursor-pointer items-center rounded bg-primary/15 px-1 align-text-top text-[0.65rem] font-semibold text-primary hover:bg-primary hover:text-primary-content focus-visible:outline-2 focus-visible:outline-primary"
+      title={tip}
+      aria-label={`Open the line: ${tip}`}
+      onClick={onOpen}
+      data-testid="summary-citation"
+    >
+      {time}
+    </button>
   );
 }
