@@ -174,9 +174,10 @@ describe('summary panel with the offline engine', () => {
       expect((await summaryText(page).innerText()).length).toBeGreaterThan(40);
 
       // The offline engine cannot translate: the picker is not offered, and says why and where to set a model up.
+      await panel(page).getByTestId('translation-needs-model').waitFor();
+      expect(await panel(page).getByTestId('translation-needs-model').innerText()).toBe(TRANSLATION_NEEDS_MODEL);
       expect(await languagePicker(page).isDisabled()).toBe(true);
       expect(await languagePicker(page).inputValue()).toBe('en');
-      expect(await panel(page).getByTestId('translation-needs-model').innerText()).toBe(TRANSLATION_NEEDS_MODEL);
 
       // Basic users see the upgrade card in place of the premium controls.
       const card = panel(page).getByTestId('upgrade-card');
