@@ -76,3 +76,14 @@ export const summaryStreamEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('done'), summary: summarySchema }),
 ]);
 export type SummaryStreamEvent = z.infer<typeof summaryStreamEventSchema>;
+
+/** Says whether the server has an LLM: translation needs one (the offline engine cannot translate). */
+export const aiCapabilitiesSchema = z.object({
+  llmConfigured: z.boolean(),
+});
+export type AiCapabilities = z.infer<typeof aiCapabilitiesSchema>;
+
+/** Shown where translation is offered while the server has no LLM: what is missing and where to set it up. */
+export const TRANSLATION_NEEDS_MODEL =
+  'Translation needs an AI model. Set one up on the server with OPENAI_API_KEY (and OPENAI_BASE_URL for Ollama, ' +
+  'vLLM, LM Studio or OpenRouter), as docs/ai.md describes, then restart it.';

@@ -22,6 +22,7 @@ export * from './user-settings.js';
 export * from './referral.js';
 export * from './changelog.js';
 export * from './summary.js';
+export * from './citations.js';
 export * from './message.js';
 export * from './generation.js';
 export * from './tools.js';

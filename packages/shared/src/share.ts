@@ -45,10 +45,14 @@ export const sharedLineSchema = z.object({
 });
 export type SharedLine = z.infer<typeof sharedLineSchema>;
 
-/** A summary as a shared link shows it: its title and the sanitised HTML the app shows. */
+/**
+ * A summary as a shared link shows it: its title, the sanitised HTML the app shows, and when each line
+ * it cites was spoken (epoch ms; `n` is the number of its `data-cite`), shown as times: the link opens no lines.
+ */
 export const sharedSummarySchema = z.object({
   title: z.string(),
   html: z.string(),
+  citations: z.array(z.object({ n: z.number().int().positive(), spokenAt: z.number() })),
 });
 export type SharedSummary = z.infer<typeof sharedSummarySchema>;
 

@@ -14,6 +14,20 @@ export const summaryTranslationSchema = z.object({ text: z.string() });
 export const summaryTranslationsSchema = z.partialRecord(languageCodeSchema, summaryTranslationSchema);
 export type SummaryTranslations = z.infer<typeof summaryTranslationsSchema>;
 
+/**
+ * A transcript line a summary cites. The summary's HTML marks each cited point with
+ * `<sup class="cite" data-cite="1,3">`, whose numbers are the `n` of these entries.
+ */
+export const summaryCitationSchema = z.object({
+  n: z.number().int().positive(),
+  /** The Message the line is: what a citation opens in the transcript. */
+  messageId: z.string(),
+  /** When the line was spoken, epoch milliseconds. */
+  spokenAt: z.number(),
+  speaker: z.string(),
+});
+export type SummaryCitation = z.infer<typeof summaryCitationSchema>;
+
 /** A generated summary of a meeting (spec §3). text is HTML. */
 export const summarySchema = z.object({
   docId: z.string(),
@@ -25,6 +39,8 @@ export const summarySchema = z.object({
   promptKey: promptKeySchema,
   /** The question of a custom prompt; empty for catalogue prompts. */
   customPrompt: z.string(),
+  /** The lines its points cite, by number (translations cite the same numbers); empty when it cites none. */
+  citations: z.array(summaryCitationSchema),
 });
 export type Summary = z.infer<typeof summarySchema>;
 

@@ -40,6 +40,9 @@ const meeting: TranscriptTurn[] = [
   { speaker: 'Alice', text: "Agreed. Bob, you'll send the plan to marketing by Friday." },
 ];
 
+/** The mark the evidence check gives a point whose figures the transcript does not hold. */
+const notFound = (missing: string) => `<small class="unsupported" data-missing="${missing}">not found in the transcript</small>`;
+
 const system = (i = 0) => server.requests[i]!.body.messages.find((m) => m.role === 'system')!.content;
 const user = (i = 0) => server.requests[i]!.body.messages.find((m) => m.role === 'user')!.content;
 
@@ -60,15 +63,18 @@ describe('what the engine sends to an OpenAI-compatible server', () => {
     expect(system()).toContain(`Task: ${PROMPTS[key].title}.`);
     expect(system()).toContain(PROMPTS[key].instructions);
     expect(system()).toContain('simple HTML');
-    expect(user()).toContain('Alice: Welcome everyone. Today we decide the launch date.');
-    expect(user()).toContain('Bob: I think the launch should be on March 3rd.');
+    expect(user()).toContain('[1] Alice: Welcome everyone. Today we decide the launch date.');
+    expect(user()).toContain('[2] Bob: I think the launch should be on March 3rd.');
+    expect(system()).toContain('End every list item and every paragraph with the numbers of the lines it comes from');
     expect(user()).not.toContain('{vocalsound}');
     if (key === 'custom') {
       expect(user()).toMatch(/Question: When is the launch\?$/);
       expect(result.title).toBe('When is the launch?');
     } else expect(result.title).toBe(PROMPTS[key].title);
     expect(result.model).toBe('model-basic');
-    expect(result.html).toBe('Answer 1 from model-basic.');
+    // The default answer's number is in no line of the transcript.
+    expect(result.html).toBe(`Answer 1 from model-basic.${notFound('1')}`);
+    expect(result.citedLines).toEqual([]);
     expect(result.usage.promptTokens).toBeGreaterThan(0);
   });
 
@@ -118,6 +124,64 @@ describe('what the engine sends to an OpenAI-compatible server', () => {
       field: 'customPrompt',
     });
     expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe('citations', () => {
+  const withGap: TranscriptTurn[] = [meeting[0]!, { speaker: 'Carol', text: '{vocalsound} um' }, meeting[1]!, meeting[2]!];
+
+  it('numbers the lines sent, maps the markers back to transcript lines and checks each point', async () => {
+    server.setResponder(() => '<ul><li>Bob proposed March 3rd [2].</li><li>Bob sends the plan by Friday [3][9].</li><li>Launch on May 5th [1]</li></ul>');
+    const r = await engine().generateSummary({ transcript: withGap, promptKey: 'decision', tier: 'basic' });
+    // Carol's empty turn was not sent: line [2] is transcript line 2, [3] line 3; [9] was never sent.
+    expect(user()).toContain('[2] Bob: I think the launch should be on March 3rd.\n[3] Alice: Agreed.');
+    expect(user()).not.toContain('Carol');
+    expect(r.citedLines).toEqual([2, 3, 0]);
+    expect(r.html).toBe(
+      '<ul><li>Bob proposed March 3rd<sup class="cite" data-cite="1">[1]</sup>.</li>' +
+        '<li>Bob sends the plan by Friday<sup class="cite" data-cite="2">[2]</sup>.</li>' +
+        `<li>Launch on May 5th<sup class="cite" data-cite="3">[3]</sup>${notFound('May 5th')}</li></ul>`,
+    );
+  });
+
+  it('keeps the global line numbers through the notes of a long meeting', async () => {
+    const turns = toTranscript(loadQmsumMeeting('education_4'));
+    server.setResponder((body) => {
+      const sys = body.messages[0]!.content;
+      const userText = body.messages.at(-1)!.content;
+      const numbers = [...userText.matchAll(/^\[(\d+)\] /gm)].map((m) => Number(m[1]));
+      if (/part \d+ of \d+/.test(sys)) return `- Notes from ${numbers[0]} to ${numbers.at(-1)} [${numbers[0]}]`;
+      // The combine step cites the first line of the last part, as its notes give it.
+      const last = [...userText.matchAll(/\[(\d+)\]/g)].at(-1)![1];
+      return `<p>The committee heard evidence [${last}].</p>`;
+    });
+    const r = await engine({ contextTokens: 4_000 }).generateSummary({ transcript: turns, promptKey: 'summary', tier: 'basic' });
+    const partNumber = (content: string) => Number(/part (\d+) of \d+/.exec(content)?.[1] ?? 0);
+    // Parts run in parallel: in part order, not arrival order.
+    const parts = server.requests
+      .filter((q) => partNumber(q.body.messages[0]!.content) > 0)
+      .sort((a, b) => partNumber(a.body.messages[0]!.content) - partNumber(b.body.messages[0]!.content));
+    expect(parts.length).toBeGreaterThan(2);
+    const firstNumbers = parts.map((q) => Number(/^\[(\d+)\] /m.exec(q.body.messages[1]!.content)![1]));
+    // Each part goes on from where the one before ended.
+    expect(firstNumbers[0]).toBe(1);
+    expect(firstNumbers).toEqual([...firstNumbers].sort((a, b) => a - b));
+    expect(new Set(firstNumbers).size).toBe(parts.length);
+    expect(parts[0]!.body.messages[0]!.content).toContain('end every note with the numbers of the lines it comes from');
+    const combine = server.requests.at(-1)!;
+    expect(combine.body.messages[0]!.content).toContain('cite those numbers');
+    // The cited number is the global one: the transcript line that part began with.
+    const sent = turns.flatMap((t, i) => (t.text.replace(/\{[^}]*\}/g, '').trim() ? [i] : []));
+    expect(r.citedLines).toEqual([sent[firstNumbers.at(-1)! - 1]]);
+    expect(r.html).toBe('<p>The committee heard evidence<sup class="cite" data-cite="1">[1]</sup>.</p>');
+  });
+
+  it('does not number document paragraphs or keep citations in their summaries', async () => {
+    server.setResponder(() => '<p>The article says so [1] <sup class="cite" data-cite="1">[2]</sup>.</p>');
+    const r = await engine().generateSummary({ transcript: meeting, promptKey: 'summary', tier: 'basic', material: 'document' });
+    expect(user()).not.toMatch(/^\[\d+\]/m);
+    expect(system()).not.toContain('Citations:');
+    expect(r).toMatchObject({ html: '<p>The article says so [1] [2].</p>', citedLines: [] });
   });
 });
 
@@ -181,7 +245,7 @@ describe('retries and timeouts', () => {
     const started = Date.now();
     const r = await engine({ maxRetries: 3 }).generateSummary({ transcript: meeting, promptKey: 'summary', tier: 'basic' });
     expect(server.requests).toHaveLength(4);
-    expect(r.html).toBe('Answer 4 from model-basic.');
+    expect(r.html).toBe(`Answer 4 from model-basic.${notFound('4')}`);
     // Backoff of 5, 10 and 20 ms (±20 %) between the attempts.
     expect(Date.now() - started).toBeGreaterThanOrEqual(25);
   });
@@ -217,7 +281,7 @@ describe('retries and timeouts', () => {
   it('times out a slow answer, retries it, and fails with a timeout when it stays slow', async () => {
     server.enqueue({ delayMs: 1_000 });
     const r = await engine({ timeoutMs: 200, maxRetries: 1 }).generateSummary({ transcript: meeting, promptKey: 'summary', tier: 'basic' });
-    expect(r.html).toBe('Answer 2 from model-basic.');
+    expect(r.html).toBe(`Answer 2 from model-basic.${notFound('2')}`);
     expect(server.requests).toHaveLength(2);
 
     server.reset();
@@ -309,6 +373,17 @@ describe('translation and line fixes', () => {
     expect(user()).toBe('<p>Hello</p>');
     expect(server.requests[0]!.body.model).toBe('model-advanced');
     expect(r.html).toBe('<p>Bonjour</p>');
+  });
+
+  it('keeps citation and unsupported marks through the translation', async () => {
+    server.setResponder((body) => body.messages[1]!.content.replace('Price', 'Prix').replace('Next', 'Ensuite'));
+    const html =
+      '<ul><li>Price 25 euros<sup class="cite" data-cite="1,2">[1, 2]</sup></li>' +
+      `<li>Next<sup class="cite" data-cite="3">[3]</sup>${notFound('Bob')}</li></ul>`;
+    const r = await engine().translate({ html, languageCode: 'fr', tier: 'basic' });
+    expect(user()).toBe('<ul><li>Price 25 euros[[m1]]</li><li>Next[[m2]][[m3]]</li></ul>');
+    expect(system()).toContain('Keep every placeholder such as [[m1]]');
+    expect(r.html).toBe(html.replace('Price', 'Prix').replace('Next', 'Ensuite'));
   });
 
   it('without an LLM, translation explains how to configure one', async () => {

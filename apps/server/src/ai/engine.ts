@@ -8,6 +8,7 @@ import {
 import type { Config } from '../config.js';
 import { groupWithinBudget, splitLinesIntoChunks } from './chunking.js';
 import { mapWithConcurrency } from './concurrency.js';
+import { citeLlmAnswer, protectMarks } from './citations.js';
 import { AiInputError, LlmNotConfiguredError, LlmRequestError } from './errors.js';
 import { fixLineOffline } from './offline/fix-line.js';
 import { defaultOfflineThreads, inlineRunner, workerPoolRunner, type OfflineRunner } from './offline/pool.js';
@@ -19,6 +20,7 @@ import {
   buildMergeNotesMessages,
   buildSummaryMessages,
   buildTranslateMessages,
+  formatNumberedLine,
   formatTranscriptLine,
   type SourceMaterial,
 } from './prompt-builder.js';
@@ -56,7 +58,7 @@ export interface GeneratedSummary {
   usage: TokenUsage;
   /** Parts the transcript was split into (1 when it fit the context). */
   chunks: number;
-  /** Transcript indices the answer cites: citation n is citedLines[n - 1]; empty when it cites nothing. */
+  /** Transcript indices of the lines `html` cites: citation n is `citedLines[n - 1]`; empty when it cites none. */
   citedLines: number[];
 }
 
@@ -155,26 +157,34 @@ export class AiEngine {
       return { title, html, model: OFFLINE_MODEL, usage: ZERO_USAGE, chunks: 1, citedLines: answer.lines };
     }
     const result = await this.generateWithLlm(this.provider, { ...input, customPrompt }, settings);
-    const html = answerToSafeHtml(result.text);
-    if (!html) throw new LlmRequestError('The LLM returned an empty answer.', undefined, 'empty', 1);
-    return { title, html, model: result.model, usage: result.usage, chunks: result.chunks, citedLines: [] };
+    const answer = answerToSafeHtml(result.text);
+    if (!answer) throw new LlmRequestError('The LLM returned an empty answer.', undefined, 'empty', 1);
+    const { html, lines } = await citeLlmAnswer(
+      answer,
+      result.sent && {
+        transcript: input.transcript.map((t) => ({ speaker: t.speaker, text: cleanTurnText(t.text) })),
+        sent: result.sent,
+      },
+    );
+    return { title, html, model: result.model, usage: result.usage, chunks: result.chunks, citedLines: lines };
   }
 
   private async generateWithLlm(
     provider: LlmProvider,
     input: GenerateSummaryInput,
     settings: SummarySettings,
-  ): Promise<LlmResult & { chunks: number }> {
-    const lines = input.transcript
-      .map((t) => ({ speaker: t.speaker, text: cleanTurnText(t.text) }))
-      .filter((t) => t.text.length > 0)
-      .map(formatTranscriptLine);
+  ): Promise<LlmResult & { chunks: number; sent?: number[] }> {
+    // Meeting lines are numbered for the answer to cite (`sent[p - 1]` is line p's transcript index).
+    const sent = input.transcript.flatMap((t, i) => (cleanTurnText(t.text).length > 0 ? [i] : []));
+    const cites = (input.material ?? 'meeting') === 'meeting';
+    const lines = sent.map((i, k) => (cites ? formatNumberedLine(input.transcript[i]!, k + 1) : formatTranscriptLine(input.transcript[i]!)));
+    const cited = cites ? { sent } : {};
     const transcriptText = lines.join('\n');
     const common = { promptKey: input.promptKey, settings, customPrompt: input.customPrompt, material: input.material };
     const inputBudget = this.contextTokens - this.outputTokens;
     const direct = buildSummaryMessages({ ...common, transcriptText });
     if (countMessageTokens(direct) <= inputBudget) {
-      return { ...(await this.call(provider, direct, input, this.outputTokens, input.onToken)), chunks: 1 };
+      return { ...(await this.call(provider, direct, input, this.outputTokens, input.onToken)), chunks: 1, ...cited };
     }
 
     // Map: notes of each part, sized so that all notes together fit the combine request.
@@ -209,7 +219,7 @@ export class AiEngine {
       });
     }
     const final = await this.call(provider, buildCombineMessages({ ...common, notes }), input, this.outputTokens, input.onToken);
-    return { ...final, usage: addUsage(usage, final.usage), chunks: chunks.length };
+    return { ...final, usage: addUsage(usage, final.usage), chunks: chunks.length, ...cited };
   }
 
   private call(
@@ -245,7 +255,8 @@ export class AiEngine {
   async translate(input: TranslateInput): Promise<{ html: string; model: string; usage: TokenUsage }> {
     if (!this.provider) throw new LlmNotConfiguredError('Translation');
     const provider = this.provider;
-    const html = sanitizeSummaryHtml(input.html);
+    // Citation and unsupported marks travel as placeholders, so the translation keeps them.
+    const { html, restore } = await protectMarks(sanitizeSummaryHtml(input.html));
     // A long summary is translated block by block so each request fits the context.
     const budget = Math.floor((this.contextTokens - countMessageTokens(buildTranslateMessages('', input.languageCode))) / 2);
     const blocks = splitHtmlBlocks(html);
@@ -266,7 +277,7 @@ export class AiEngine {
     });
     const out = answerToSafeHtml(translated.join(''));
     if (!out) throw new LlmRequestError('The LLM returned an empty translation.', undefined, 'empty', 1);
-    return { html: out, model, usage };
+    return { html: restore(out), model, usage };
   }
 
   /** Cleans one caption line (fillers, stutters, capitals, punctuation); plain text in and out. */

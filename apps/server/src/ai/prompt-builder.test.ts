@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SUMMARY_SETTINGS, PROMPTS } from '@mbox/shared';
-import { buildSummaryMessages, buildTranslateMessages, formatTranscript, lengthRule } from './prompt-builder.js';
+import { CITATION_RULE, buildSummaryMessages, buildTranslateMessages, formatNumberedLine, formatTranscript, lengthRule } from './prompt-builder.js';
 
 describe('prompt building', () => {
   it('formats the transcript as "Speaker: text" lines without annotations or empty turns', () => {
@@ -25,7 +25,9 @@ describe('prompt building', () => {
     expect(sys!.content).toContain('Depth: by speaker.');
     expect(sys!.content).toContain('Length: at most 300 words in total.');
     expect(sys!.content).toContain('in Polish');
+    expect(sys!.content).toContain(CITATION_RULE);
     expect(user!.content).toMatch(/Ann: Hi\.$/);
+    expect(formatNumberedLine({ speaker: 'Ann', text: 'um hi {vocalsound}' }, 7)).toBe('[7] Ann: Hi');
   });
 
   it('tells the model it reads a document, not a meeting, for the summarizer tools', () => {
@@ -36,6 +38,8 @@ describe('prompt building', () => {
       material: 'document',
     });
     expect(sys!.content).toContain('summarises documents');
+    // Documents have no lines to open: no numbers, no citations.
+    expect(sys!.content).not.toContain(CITATION_RULE);
     expect(sys!.content).not.toContain('Google Meet');
     expect(sys!.content).toContain('apply it to the document');
     expect(sys!.content).toContain('Language: write in the language of the document.');

@@ -27,7 +27,7 @@ const MATERIAL: Record<
       'You are Mbox, an assistant that works on transcripts of Google Meet meetings captured from live captions.\n' +
       'Captions may contain recognition errors and fillers; read through them. Never invent facts, names, numbers or dates.',
     noun: 'meeting',
-    intro: 'Meeting transcript (one line per turn, "Speaker: text"):',
+    intro: 'Meeting transcript (one numbered line per turn, "[n] Speaker: text"):',
     partOf: 'a long meeting transcript captured from live captions',
     languageOf: 'the language the meeting was held in',
   },
@@ -48,6 +48,20 @@ const MATERIAL: Record<
 export function formatTranscriptLine(turn: TranscriptTurn): string {
   return `${turn.speaker.trim() || 'Unknown'}: ${capitalise(cleanTurnText(turn.text))}`;
 }
+
+/** A meeting line as the model reads it: numbered, so the answer can cite it as `[n]`. */
+export function formatNumberedLine(turn: TranscriptTurn, n: number): string {
+  return `[${n}] ${formatTranscriptLine(turn)}`;
+}
+
+/**
+ * How a meeting answer cites its lines (docs/ai.md, "Citations"): each point ends with the numbers
+ * of the lines it comes from, which become links to those lines.
+ */
+export const CITATION_RULE =
+  'Citations: every transcript line starts with its number in square brackets. End every list item and every ' +
+  'paragraph with the numbers of the lines it comes from, in square brackets, like [4] or [4, 12]. ' +
+  'Cite only numbers of the transcript, and state no name, number or date that the cited lines do not hold.';
 
 export function formatTranscript(turns: readonly TranscriptTurn[]): string {
   return turns
@@ -85,6 +99,7 @@ export function buildSystemPrompt(promptKey: PromptKey, settings: SummarySetting
     lengthRule(promptKey, settings),
     languageRule(settings.translateTo || undefined, material),
     HTML_FORMAT_RULE,
+    ...(material === 'meeting' ? [CITATION_RULE] : []),
   ].join('\n');
 }
 
@@ -119,6 +134,7 @@ export function buildChunkMessages(input: {
   material?: SourceMaterial;
 }): ChatMessage[] {
   const material = input.material ?? 'meeting';
+  const cites = material === 'meeting';
   const focus =
     input.promptKey === 'custom' && input.customPrompt
       ? `Keep everything relevant to this question: ${input.customPrompt.trim()}`
@@ -131,10 +147,16 @@ export function buildChunkMessages(input: {
         'Write concise notes of this part, in the order things were said, as plain-text bullet points ("- ").',
         'Keep every topic, decision, action item with its owner, open question, figure and name; attribute points to speakers.',
         focus,
+        ...(cites
+          ? ['Every line starts with its number in square brackets: end every note with the numbers of the lines it comes from, like [12] or [12, 15].']
+          : []),
         `At most ${input.noteWords} words. Never invent anything. Write in the language of the transcript.`,
       ].join('\n'),
     },
-    { role: 'user', content: `Transcript part ${input.part} of ${input.parts} ("Speaker: text"):\n\n${input.chunkText}` },
+    {
+      role: 'user',
+      content: `Transcript part ${input.part} of ${input.parts} (${cites ? '"[n] Speaker: text"' : '"Speaker: text"'}):\n\n${input.chunkText}`,
+    },
   ];
 }
 
@@ -152,7 +174,9 @@ export function buildCombineMessages(input: {
   return [
     {
       role: 'system',
-      content: `${buildSystemPrompt(input.promptKey, input.settings, material)}\nThe ${noun} was too long to read at once: you get notes of its consecutive parts. Write one coherent answer for the whole ${noun}, not one per part.`,
+      content:
+        `${buildSystemPrompt(input.promptKey, input.settings, material)}\nThe ${noun} was too long to read at once: you get notes of its consecutive parts. Write one coherent answer for the whole ${noun}, not one per part.` +
+        (material === 'meeting' ? '\nThe notes end with the numbers of the transcript lines they come from: cite those numbers.' : ''),
     },
     {
       role: 'user',
@@ -166,7 +190,9 @@ export function buildMergeNotesMessages(notes: readonly string[], noteWords: num
   return [
     {
       role: 'system',
-      content: `Merge these consecutive notes of a meeting into one set of plain-text bullet notes ("- "), in order, keeping decisions, action items with owners, open questions, figures and names. At most ${noteWords} words. Never invent anything.`,
+      content:
+        `Merge these consecutive notes of a meeting into one set of plain-text bullet notes ("- "), in order, keeping decisions, action items with owners, open questions, figures and names. At most ${noteWords} words. Never invent anything.\n` +
+        'Keep the line numbers in square brackets at the end of each note, like [12] or [12, 15].',
     },
     { role: 'user', content: notes.map((n, i) => `Notes ${i + 1}:\n${n.trim()}`).join('\n\n') },
   ];
@@ -182,6 +208,7 @@ export function buildTranslateMessages(html: string, languageCode: string): Chat
         `Translate the HTML the user sends into ${name}.`,
         'Keep every HTML tag and the structure exactly as they are; translate only the text between tags.',
         "Keep people's names, product names and numbers unchanged. Answer with the translated HTML only, no code fences, no comments.",
+        'Keep every placeholder such as [[m1]] exactly as it is, at the place in the sentence it belongs to.',
       ].join('\n'),
     },
     { role: 'user', content: html },

@@ -36,4 +36,32 @@ describe('sanitising summary HTML', () => {
     expect(links).toContain('<a href="https://example.org"');
     expect(answerToSafeHtml('We agreed - more or less - on Friday.\nThanks')).toBe('We agreed - more or less - on Friday.<br>Thanks');
   });
+
+  it('keeps the citation and unsupported marks of the contract, exactly', () => {
+    const marks =
+      '<ul><li>Ship on Friday<sup class="cite" data-cite="1,3">[1, 3]</sup>' +
+      '<small class="unsupported" data-missing="Bob; 25 euros">not found in the transcript</small></li></ul>';
+    expect(sanitizeSummaryHtml(marks)).toBe(marks);
+    // Forged or loose variants lose their class and data (the text stays, as a plain sup or small).
+    expect(sanitizeSummaryHtml('<sup class="cite" data-cite="1,x">[1]</sup>')).toBe('<sup>[1]</sup>');
+    expect(sanitizeSummaryHtml('<sup class="cite" data-cite="12345">[1]</sup>')).toBe('<sup>[1]</sup>');
+    expect(sanitizeSummaryHtml('<sup class="cite evil" data-cite="1">[1]</sup>')).toBe('<sup>[1]</sup>');
+    expect(sanitizeSummaryHtml('<sup data-cite="1">[1]</sup>')).toBe('<sup>[1]</sup>');
+    expect(sanitizeSummaryHtml('<sup class="cite">[1]</sup>')).toBe('<sup>[1]</sup>');
+    expect(sanitizeSummaryHtml('<sup class="cite" data-cite="1" data-x="y" style="color:red" onclick="x()">[1]</sup>')).toBe(
+      '<sup class="cite" data-cite="1">[1]</sup>',
+    );
+    expect(sanitizeSummaryHtml('<small class="note" data-missing="x">y</small>')).toBe('<small>y</small>');
+    expect(sanitizeSummaryHtml('<small data-missing="x">y</small>')).toBe('<small>y</small>');
+    expect(sanitizeSummaryHtml('<small class="unsupported" data-missing="&quot;><script>x()</script>">z</small>')).toBe(
+      '<small class="unsupported" data-missing="&quot;&gt;&lt;script&gt;x()&lt;/script&gt;">z</small>',
+    );
+    // No other element takes a class or data attribute.
+    expect(sanitizeSummaryHtml('<p class="cite" data-cite="1">a</p><span class="unsupported" data-missing="x">b</span>')).toBe(
+      '<p>a</p><span>b</span>',
+    );
+    expect(sanitizeSummaryHtml(`<small class="unsupported" data-missing="${'x'.repeat(400)}">z</small>`)).toBe(
+      `<small class="unsupported" data-missing="${'x'.repeat(300)}">z</small>`,
+    );
+  });
 });

@@ -1,18 +1,42 @@
 import { marked } from 'marked';
 import type SanitizeHtml from 'sanitize-html';
 import type { IOptions } from 'sanitize-html';
-import { formatSummaryAnswer, looksLikeHtml } from '@mbox/shared';
+import { CITE_CLASS, UNSUPPORTED_CLASS, formatSummaryAnswer, looksLikeHtml } from '@mbox/shared';
 import { lazyRequire } from '../lazy-require.js';
+import { CITE_ATTRIBUTE } from './minutes.js';
 
 /** sanitize-html (with postcss and htmlparser2) loads with the first summary, not at start-up. */
 const sanitizeHtml = lazyRequire<typeof SanitizeHtml>('sanitize-html');
 
 let summaryPolicy: IOptions | undefined;
 
+/** Longest `data-missing` of an unsupported marker: a few names and figures, not a text. */
+const MAX_MISSING_LENGTH = 300;
+
+type Attributes = Record<string, string>;
+
 /**
- * Allow-list for stored summary HTML: text formatting, headings, lists, tables and plain links.
- * Anything else (script, style, iframe, on* handlers, javascript: or data: links) is dropped.
- * Built on first use: its link transform comes from sanitize-html itself.
+ * `<sup class="cite" data-cite="1,3">` keeps its class and numbers only when both are exactly the
+ * citation's; any other sup is a plain superscript.
+ */
+function citationAttributes(attribs: Attributes): Attributes {
+  const cite = attribs['data-cite'];
+  return attribs.class === CITE_CLASS && cite !== undefined && CITE_ATTRIBUTE.test(cite) ? { class: CITE_CLASS, 'data-cite': cite } : {};
+}
+
+/** `<small class="unsupported" data-missing="…">` keeps its class and (bounded) list only together; any other small is plain. */
+function unsupportedAttributes(attribs: Attributes): Attributes {
+  if (attribs.class !== UNSUPPORTED_CLASS) return {};
+  const missing = (attribs['data-missing'] ?? '').slice(0, MAX_MISSING_LENGTH);
+  return { class: UNSUPPORTED_CLASS, 'data-missing': missing };
+}
+
+/**
+ * Allow-list for stored summary HTML: text formatting, headings, lists, tables and plain links, and
+ * the two marks of the citation contract (`sup.cite[data-cite]`, `small.unsupported[data-missing]`;
+ * docs/ai.md, "Citations"). Anything else (script, style, iframe, on* handlers, javascript: or data:
+ * links, other classes or data attributes) is dropped. Built on first use: its link transform comes
+ * from sanitize-html itself.
  */
 function policy(): IOptions {
   return (summaryPolicy ??= {
@@ -22,13 +46,24 @@ function policy(): IOptions {
       'a', 'span', 'div', 'table', 'thead', 'tbody', 'tr', 'th', 'td',
     ],
     // transformTags adds rel/target after filtering, so they need to be allowed as well.
-    allowedAttributes: { a: ['href', 'title', 'rel', 'target'], ol: ['start'], th: ['colspan', 'rowspan'], td: ['colspan', 'rowspan'] },
+    allowedAttributes: {
+      a: ['href', 'title', 'rel', 'target'],
+      ol: ['start'],
+      th: ['colspan', 'rowspan'],
+      td: ['colspan', 'rowspan'],
+      sup: ['class', 'data-cite'],
+      small: ['class', 'data-missing'],
+    },
+    allowedClasses: { sup: [CITE_CLASS], small: [UNSUPPORTED_CLASS] },
     allowedSchemes: ['http', 'https', 'mailto'],
     allowedSchemesAppliedToAttributes: ['href'],
     allowProtocolRelative: false,
     disallowedTagsMode: 'discard',
+    // Transforms run before the attribute filter: they decide which attribute pairs may stay.
     transformTags: {
       a: sanitizeHtml().simpleTransform('a', { rel: 'noopener noreferrer nofollow', target: '_blank' }),
+      sup: (tagName, attribs) => ({ tagName, attribs: citationAttributes(attribs) }),
+      small: (tagName, attribs) => ({ tagName, attribs: unsupportedAttributes(attribs) }),
     },
   });
 }

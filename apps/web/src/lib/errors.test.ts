@@ -12,8 +12,28 @@ describe('classifyError (spec §8)', () => {
   it("says 'Daily limit reached' on 429", () => {
     expect(classifyError(apiError(429, 'TOO_MANY_REQUESTS'))).toEqual({ kind: 'toast', message: 'Daily limit reached' });
   });
-  it.each([400, 403, 404, 500, 503])('shows the request error for status %i', (status) => {
-    expect(classifyError(apiError(status, 'X'))).toEqual({ kind: 'toast', message: 'Error occur. Try again later.' });
+  it.each([500, 502, 503, 504])('shows the request error for status %i', (status) => {
+    expect(classifyError(apiError(status, 'X', 'The AI service is unavailable, try again later'))).toEqual({
+      kind: 'toast',
+      message: 'Error occur. Try again later.',
+    });
+  });
+  it.each([
+    [412, 'PRECONDITION_FAILED', 'Translation needs an LLM, and none is configured. Set OPENAI_API_KEY …'],
+    [403, 'FORBIDDEN', 'This is a premium feature: upgrade to premium to use it'],
+    [404, 'NOT_FOUND', 'Summary not found'],
+    [400, 'BAD_REQUEST', 'Invalid input: customPrompt: customPrompt must be a question of at least 6 characters'],
+  ])('shows the reason of a %i refusal as the server gave it', (status, code, message) => {
+    expect(classifyError(apiError(status, code, message))).toEqual({ kind: 'toast', message });
+  });
+  it("says 'or contact support' when the AI answered with nothing (the server's 502)", () => {
+    expect(classifyError(apiError(502, 'BAD_GATEWAY', ERROR_TEXT.emptyResult))).toEqual({
+      kind: 'toast',
+      message: 'Error occur. Try again later or contact support.',
+    });
+  });
+  it('shows the request error for a refusal without a message', () => {
+    expect(classifyError(apiError(404, 'NOT_FOUND', ''))).toEqual({ kind: 'toast', message: ERROR_TEXT.request });
   });
   it('shows the request error on a network failure', () => {
     const network = TRPCClientError.from(new TypeError('Failed to fetch'));

@@ -34,11 +34,26 @@ export function httpStatusOf(error: unknown): number | null {
   return null;
 }
 
-/** The single mapping of a failed call to what the user sees (spec §8). */
+/** The server's own message of an API error, when it sent one. */
+function serverMessage(error: unknown): string {
+  return error instanceof TRPCClientError ? error.message.trim() : '';
+}
+
+/**
+ * The single mapping of a failed call to what the user sees (spec §8):
+ * - 401 logs out; 429 is 'Daily limit reached';
+ * - an AI answer that came back empty (the server's 502 with the spec's text) says so, with 'or contact support';
+ * - a refusal with a reason (4xx: a feature that needs an AI model, a meeting too small, a premium
+ *   feature, a missing meeting, invalid input) shows the server's reason, which says what to do;
+ * - anything else that failed (5xx, network) is 'Error occur. Try again later.'
+ */
 export function classifyError(error: unknown): ErrorOutcome {
   const status = httpStatusOf(error);
   if (status === 401) return { kind: 'logout' };
   if (status === 429) return { kind: 'toast', message: ERROR_TEXT.dailyLimit };
+  const message = serverMessage(error);
+  if (status !== null && status >= 400 && message === ERROR_TEXT.emptyResult) return { kind: 'toast', message: ERROR_TEXT.emptyResult };
+  if (status !== null && status >= 400 && status < 500 && message) return { kind: 'toast', message };
   if (status !== null && status >= 400) return { kind: 'toast', message: ERROR_TEXT.request };
   if (error instanceof TRPCClientError) return { kind: 'toast', message: ERROR_TEXT.request };
   if (error instanceof TypeError) return { kind: 'toast', message: ERROR_TEXT.request };

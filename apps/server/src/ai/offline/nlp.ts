@@ -1,21 +1,20 @@
 import type WinkNlp from 'wink-nlp';
 import type { ItemEntity, ItemSentence, ItemToken, ItsFunction, Model } from 'wink-nlp';
 import { lazyRequire } from '../../lazy-require.js';
+import { englishNlp } from '../nlp.js';
 
 /**
  * Sentences, parts of speech, lemmas and entities come from wink-nlp with its English model
- * (wink-eng-lite-web-model, MIT): loaded with the first summary, not at start-up (about 300 ms, 20 MB).
+ * (wink-eng-lite-web-model, MIT), shared with the evidence check (../nlp.ts): loaded with the first
+ * summary, not at start-up (about 300 ms, 20 MB).
  */
 const winkNlp = lazyRequire<typeof WinkNlp>('wink-nlp');
 const englishModel = lazyRequire<Model>('wink-eng-lite-web-model');
 
 type Wink = ReturnType<typeof WinkNlp>;
-let instance: Wink | undefined;
 let tagger: Wink | undefined;
 /** Every annotation: sentences, tags, lemmas, entities (for the few sentences that become notes). */
-function wink(): Wink {
-  return (instance ??= winkNlp()(englishModel()));
-}
+const wink = englishNlp;
 /** Sentences and tags only, for the whole transcript: entity recognition is most of the rest of the cost. */
 function winkTagger(): Wink {
   return (tagger ??= winkNlp()(englishModel(), ['sbd', 'pos']));

@@ -1,4 +1,5 @@
 import {
+  citationTimesLabel,
   formatDayLabel,
   meetingDurationMinutes,
   uniqueParticipants,
@@ -59,7 +60,8 @@ export async function exportDocument(detail: MeetingDetail, list: SummaryList, t
   const summaries = await Promise.all(
     list.summaries.map(async (summary) => ({
       title: summary.customPrompt ? `${summary.title}: ${summary.customPrompt}` : summary.title,
-      blocks: await summaryBlocks(summary.text),
+      // Cited lines as their times, in the clock of the transcript lines below.
+      blocks: await summaryBlocks(summary.text, (numbers) => citationTimesLabel(numbers, summary.citations, (t) => clock.format(t))),
     })),
   );
   const time = clock.format(meet.date);

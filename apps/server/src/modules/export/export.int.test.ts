@@ -162,6 +162,42 @@ describe('meeting export', () => {
     expect(html).toContain('The *export* [draft] is &lt;ready&gt;.');
   });
 
+  it('shows citations as the times of their lines and unsupported points as such, in Markdown, text and PDF', async () => {
+    const cited = await app.rest<{ meetingKey: string }>('POST', '/v1/transcript/lines', {
+      token: ana,
+      body: {
+        meeting: { sessionId: 'export-cited', meetCode: 'abc-defg-hij', startedAt: START },
+        lines: LINES.map((line, i) => ({ captionId: `c${i}`, revision: 0, speaker: line.speaker, text: line.text, spokenAt: START + line.at, final: true })),
+      },
+    });
+    const key = cited.body.meetingKey;
+    const { messages } = await app.deps.db.meeting.findUniqueOrThrow({ where: { id: key }, include: { messages: { orderBy: { spokenAt: 'asc' } } } });
+    const citation = (n: number, i: number) => ({ n, messageId: messages[i]!.id, spokenAt: START + LINES[i]!.at, speaker: LINES[i]!.speaker });
+    await app.deps.db.summary.create({
+      data: {
+        meetingId: key,
+        promptKey: 'decision',
+        title: 'Key decisions',
+        text:
+          '<ul><li>Ship on Friday<sup class="cite" data-cite="1,2">[1, 2]</sup></li>' +
+          '<li>Bob pays 40 euros<sup class="cite" data-cite="2,7">[2, 7]</sup><small class="unsupported" data-missing="Bob; 40 euros">not found in the transcript</small></li></ul>',
+        citations: [citation(1, 0), citation(2, 5)],
+      },
+    });
+    // Berlin: the lines at 15:00 and 15:01:35 UTC are 16:00 and 16:01; number 7 is no line and is left out.
+    const md = await (await download('md', { key })).text();
+    const items = marked.lexer(md).filter((t): t is Tokens.List => t.type === 'list')[1]!.items.map((i) => i.text);
+    expect(items).toEqual(['Ship on Friday \\[16:00, 16:01\\]', 'Bob pays 40 euros \\[16:01\\] *(not found in the transcript)*']);
+    const text = await (await download('txt', { key })).text();
+    expect(text).toContain('Ship on Friday [16:00, 16:01]');
+    expect(text).toContain('Bob pays 40 euros [16:01] (not found in the transcript)');
+    const file = path.join(tmp, 'cited.pdf');
+    await writeFile(file, Buffer.from(await (await download('pdf', { key })).arrayBuffer()));
+    const { stdout: pdf } = await run('pdftotext', [file, '-']);
+    expect(pdf).toContain('Ship on Friday [16:00, 16:01]');
+    expect(pdf).toContain('Bob pays 40 euros [16:01] (not found in the transcript)');
+  });
+
   it('plain text: facts, summaries and one [hh:mm] Speaker: text line per line', async () => {
     const response = await download('txt');
     expect(response.headers.get('content-type')).toBe('text/plain; charset=utf-8');

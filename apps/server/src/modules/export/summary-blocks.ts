@@ -1,7 +1,13 @@
+import { CITE_CLASS, UNSUPPORTED_CLASS, UNSUPPORTED_TEXT, citationNumbers } from '@mbox/shared';
+
 /**
  * A stored summary (HTML sanitised by ai/sanitize.ts: headings, paragraphs, lists, quotes, code, tables,
  * emphasis, links) read into blocks of styled text, which each file format writes its own way.
+ * Citations become the times of their lines ("[10:42]"), unsupported marks "(not found in the transcript)".
  */
+
+/** The text of a citation's numbers ("[10:42]"), or null to leave it out. */
+export type CitationLabel = (numbers: number[]) => string | null;
 
 export interface Run {
   text: string;
@@ -68,6 +74,8 @@ class BlockWriter {
   private pending: (runs: Run[]) => Block = (runs) => ({ kind: 'paragraph', runs });
   private readonly lists: ListLevel[] = [];
 
+  constructor(private readonly citationLabel: CitationLabel) {}
+
   /** Ends the block being collected (if it has text) and starts collecting a paragraph. */
   flush(): void {
     const runs = tidy(this.runs);
@@ -121,13 +129,28 @@ class BlockWriter {
           rows.push(
             children(child)
               .filter((cell) => cell.nodeType === ELEMENT_NODE && /^t[hd]$/i.test(cell.nodeName))
-              .map((cell) => tidy(cellRuns(cell)) ?? []),
+              .map((cell) => tidy(cellRuns(cell, this.citationLabel)) ?? []),
           );
         } else walk(child);
       }
     };
     walk(node);
     if (rows.some((row) => row.length)) this.blocks.push({ kind: 'table', rows });
+  }
+
+  /** A citation as its lines' times, an unsupported mark as its text in brackets; other sup and small as text. */
+  private mark(node: DomNode, name: string, style: Style): void {
+    const className = node.getAttribute?.('class');
+    if (name === 'sup' && className === CITE_CLASS) {
+      const label = this.citationLabel(citationNumbers(node.getAttribute?.('data-cite')));
+      if (label) this.runs.push({ text: ` ${label}`, ...style });
+      return;
+    }
+    if (name === 'small' && className === UNSUPPORTED_CLASS) {
+      this.runs.push({ text: ` (${UNSUPPORTED_TEXT})`, ...style, italic: true });
+      return;
+    }
+    this.inline(node, style);
   }
 
   node(node: DomNode, style: Style): void {
@@ -177,6 +200,9 @@ class BlockWriter {
         return this.inline(node, { ...style, italic: true });
       case 'code':
         return this.inline(node, { ...style, code: true });
+      case 'sup':
+      case 'small':
+        return this.mark(node, name, style);
       case 'a': {
         const href = node.getAttribute?.('href') ?? '';
         return this.inline(node, /^(https?:|mailto:)/i.test(href) ? { ...style, href } : style);
@@ -187,8 +213,8 @@ class BlockWriter {
   }
 }
 
-function cellRuns(cell: DomNode): Run[] {
-  const writer = new BlockWriter();
+function cellRuns(cell: DomNode, citationLabel: CitationLabel): Run[] {
+  const writer = new BlockWriter(citationLabel);
   writer.node(cell, {});
   writer.flush();
   // A cell is one line: its blocks joined by spaces.
@@ -198,10 +224,10 @@ function cellRuns(cell: DomNode): Run[] {
 }
 
 /** The blocks of a stored summary's HTML (linkedom parses it; it loads with the first export). */
-export async function summaryBlocks(html: string): Promise<Block[]> {
+export async function summaryBlocks(html: string, citationLabel: CitationLabel = () => null): Promise<Block[]> {
   const { parseHTML } = await import('linkedom');
   const { document } = parseHTML(`<!doctype html><html><body>${html}</body></html>`);
-  const writer = new BlockWriter();
+  const writer = new BlockWriter(citationLabel);
   for (const child of Array.from(document.body.childNodes) as unknown as DomNode[]) writer.node(child, {});
   writer.flush();
   return writer.blocks;

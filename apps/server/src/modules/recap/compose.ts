@@ -1,6 +1,19 @@
 import type SanitizeHtml from 'sanitize-html';
 import type { IOptions } from 'sanitize-html';
-import { formatMeetingDuration, isValidTimeZone, MIN_SUMMARY_MESSAGES, MIN_SUMMARY_SPEAKERS, uniqueParticipants } from '@mbox/shared';
+import {
+  CITE_CLASS,
+  UNSUPPORTED_CLASS,
+  UNSUPPORTED_TEXT,
+  citationNumbers,
+  citationTimesLabel,
+  formatMeetingDuration,
+  formatMessageTime,
+  isValidTimeZone,
+  MIN_SUMMARY_MESSAGES,
+  MIN_SUMMARY_SPEAKERS,
+  uniqueParticipants,
+  type SummaryCitation,
+} from '@mbox/shared';
 import { lazyRequire } from '../../lazy-require.js';
 
 /** sanitize-html loads with the first recap composed, not at start-up. */
@@ -20,6 +33,8 @@ export interface RecapInput {
   meeting: RecapMeeting;
   /** The meeting's summary (HTML from the summary engine); null for the "no summary" note. */
   summaryHtml: string | null;
+  /** The lines the summary cites (shown as their times). */
+  summaryCitations?: readonly SummaryCitation[];
   /** Why there is no summary: the meeting was too small to summarise, or generating it failed. */
   noSummaryReason?: NoSummaryReason;
   timeZone: string;
@@ -36,16 +51,29 @@ export interface ComposedRecap {
   text: string;
 }
 
-/** What a summary may keep in an e-mail: structure and emphasis, links to the web only. */
-const SUMMARY_POLICY: IOptions = {
-  allowedTags: ['p', 'br', 'ul', 'ol', 'li', 'strong', 'b', 'em', 'i', 'h2', 'h3', 'h4', 'blockquote', 'code', 'a'],
-  allowedAttributes: { a: ['href'] },
-  allowedSchemes: ['http', 'https', 'mailto'],
-  transformTags: { h1: 'h2' },
-};
+/**
+ * What a summary may keep in an e-mail: structure and emphasis, links to the web only. A citation
+ * becomes the times of its lines ("[04:01 PM]", `citationLabel`), an unsupported mark its text in brackets.
+ */
+function summaryPolicy(citationLabel: (numbers: number[]) => string | null): IOptions {
+  return {
+    allowedTags: ['p', 'br', 'ul', 'ol', 'li', 'strong', 'b', 'em', 'i', 'h2', 'h3', 'h4', 'blockquote', 'code', 'a'],
+    allowedAttributes: { a: ['href'] },
+    allowedSchemes: ['http', 'https', 'mailto'],
+    transformTags: {
+      h1: 'h2',
+      // A span is not allowed: the element goes, its (replaced) text stays.
+      sup: (tagName, attribs) =>
+        attribs.class === CITE_CLASS ? { tagName: 'span', attribs: {}, text: ` ${citationLabel(citationNumbers(attribs['data-cite'])) ?? ''}` } : { tagName, attribs },
+      small: (tagName, attribs) =>
+        attribs.class === UNSUPPORTED_CLASS ? { tagName: 'em', attribs: {}, text: ` (${UNSUPPORTED_TEXT})` } : { tagName, attribs },
+    },
+  };
+}
 
-export function sanitizeSummaryHtml(html: string): string {
-  return sanitizeHtml()(html, SUMMARY_POLICY);
+export function sanitizeSummaryHtml(html: string, citations: readonly SummaryCitation[] = [], timeZone?: string): string {
+  const label = (numbers: number[]) => citationTimesLabel(numbers, citations, (spokenAt) => formatMessageTime(spokenAt, timeZone));
+  return sanitizeHtml()(html, summaryPolicy(label));
 }
 
 function escapeHtml(text: string): string {
@@ -101,7 +129,7 @@ export function composeRecap(input: RecapInput): ComposedRecap {
   const when = formatDate(meeting.startedAt, timeZone);
   const duration = meeting.finishedAt ? formatMeetingDuration(meeting.startedAt, meeting.finishedAt)?.replace(/^for /, '') : null;
   const people = uniqueParticipants(meeting.users);
-  const summary = summaryHtml === null ? null : sanitizeSummaryHtml(summaryHtml);
+  const summary = summaryHtml === null ? null : sanitizeSummaryHtml(summaryHtml, input.summaryCitations, timeZone);
   const subject =
     summary === null
       ? `No summary for "${title}" (${shortDate(meeting.startedAt, timeZone)})`

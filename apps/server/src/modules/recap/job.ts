@@ -1,5 +1,5 @@
 import { TRPCError } from '@trpc/server';
-import { canSummarize, parseEmailList } from '@mbox/shared';
+import { canSummarize, parseEmailList, type Summary } from '@mbox/shared';
 import { LlmRequestError } from '../../ai/index.js';
 import type { Config } from '../../config.js';
 import { loadDataKey, UNREADABLE_TEXT } from '../../crypto/encryption.js';
@@ -75,23 +75,22 @@ type RecapUser = Prisma.UserGetPayload<{ select: typeof userSelect }>;
  * The stored default summary when it covers the whole meeting, else a new one (stored, as if asked
  * for in the app) when `generate`, else null.
  */
-async function defaultSummaryHtml(
+async function defaultSummary(
   deps: AppDeps,
   user: RecapUser,
   meeting: { id: string; lastLineAt: Date | null },
   generate: boolean,
-): Promise<string | null> {
+): Promise<Pick<Summary, 'text' | 'citations'> | null> {
   const stored = await deps.db.summary.findUnique({
     where: { meetingId_promptKey_customPrompt: { meetingId: meeting.id, promptKey: 'summary', customPrompt: '' } },
   });
   if (stored && (!meeting.lastLineAt || stored.updatedAt >= meeting.lastLineAt)) {
     const key = stored.encrypted ? await loadDataKey(deps.db, deps.secrets.masterKey, user.id) : null;
     const dto = toSummaryDto(stored, key);
-    if (dto && dto.text !== UNREADABLE_TEXT) return dto.text;
+    if (dto && dto.text !== UNREADABLE_TEXT) return dto;
   }
   if (!generate) return null;
-  const summary = await generateSummary(deps, { ...user, via: 'session' }, { meetKey: meeting.id, promptKey: 'summary' });
-  return summary.text;
+  return generateSummary(deps, { ...user, via: 'session' }, { meetKey: meeting.id, promptKey: 'summary' });
 }
 
 /**
@@ -114,10 +113,10 @@ async function recapSummary(
   job: JobContext<'recap-send'>,
   user: RecapUser,
   meeting: { id: string; lastLineAt: Date | null },
-): Promise<{ html: string } | { error: string }> {
+): Promise<Pick<Summary, 'text' | 'citations'> | { error: string }> {
   try {
-    const html = await defaultSummaryHtml(deps, user, meeting, job.retryCount < SUMMARY_ATTEMPTS);
-    if (html !== null) return { html };
+    const summary = await defaultSummary(deps, user, meeting, job.retryCount < SUMMARY_ATTEMPTS);
+    if (summary !== null) return summary;
     deps.log.error({ recapId: job.data.recapId, attempts: job.retryCount }, 'recap summary attempts exhausted; composing without it');
     return { error: `The summary could not be generated: ${SUMMARY_ATTEMPTS} attempts were interrupted or failed` };
   } catch (error) {
@@ -143,6 +142,7 @@ async function composeFor(deps: AppDeps, job: JobContext<'recap-send'>, recap: {
   const summarisable = canSummarize(speakers);
   if (!summarisable && !user.sendNoSummary) return { status: 'skipped', kind: 'no-summary' };
   let summaryHtml: string | null = null;
+  let summaryCitations: Summary['citations'] = [];
   let noSummaryReason: NoSummaryReason = 'too-small';
   if (summarisable) {
     const summary = await recapSummary(deps, job, user, meeting);
@@ -151,7 +151,8 @@ async function composeFor(deps: AppDeps, job: JobContext<'recap-send'>, recap: {
       if (!user.sendNoSummary) return { status: 'failed', kind: 'summary', error: summary.error };
       noSummaryReason = 'failed';
     } else {
-      summaryHtml = summary.html;
+      summaryHtml = summary.text;
+      summaryCitations = summary.citations;
     }
   }
   const base = publicUrl(deps);
@@ -159,6 +160,7 @@ async function composeFor(deps: AppDeps, job: JobContext<'recap-send'>, recap: {
   const content = composeRecap({
     meeting: { ...meeting, finishedAt: meeting.finishedAt ?? meeting.lastLineAt },
     summaryHtml,
+    summaryCitations,
     noSummaryReason,
     timeZone: user.timezone,
     meetingUrl: `${base}/${encodeURIComponent(meeting.id)}`,

@@ -112,6 +112,36 @@ describe('recap e-mails over SMTP', () => {
     expect(stored).toBe(1);
   });
 
+  it('shows the summary\'s citations as the times of their lines, in the owner\'s zone, and its unsupported points', { timeout: 60_000 }, async () => {
+    const token = await app.signIn('cited@example.com');
+    await updateSettings(app, token, { timezone: 'Europe/Berlin' });
+    const meetingId = await ingest(app, token, 's-cited', TALK);
+    const lines = await app.deps.db.message.findMany({ where: { meetingId }, orderBy: { spokenAt: 'asc' } });
+    const citation = (n: number, i: number) => ({ n, messageId: lines[i]!.id, spokenAt: lines[i]!.spokenAt.getTime(), speaker: lines[i]!.user });
+    // The stored summary covers the whole meeting, so the recap sends it rather than a new one.
+    await app.deps.db.summary.create({
+      data: {
+        meetingId,
+        promptKey: 'summary',
+        title: 'Summary',
+        text:
+          '<ul><li>Launch next Tuesday<sup class="cite" data-cite="1,2">[1, 2]</sup></li>' +
+          '<li>Dana pays 40 euros<sup class="cite" data-cite="2">[2]</sup><small class="unsupported" data-missing="Dana; 40 euros">not found in the transcript</small></li></ul>',
+        citations: [citation(1, 2), citation(2, 3)],
+      },
+    });
+    await end(app, token, 's-cited');
+    expect(await settled(app, token, meetingId)).toMatchObject({ status: 'sent', kind: 'summary' });
+    const [mail] = mailsTo('cited@example.com');
+    // Lines 3 and 4 were spoken at 15:02 and 15:03 UTC: 04:02 and 04:03 PM in Berlin.
+    expect(mail!.parsed.text).toContain('- Launch next Tuesday [04:02 PM, 04:03 PM]');
+    expect(mail!.parsed.text).toContain('- Dana pays 40 euros [04:03 PM] (not found in the transcript)');
+    const html = mail!.parsed.html as string;
+    expect(html).toContain('<li>Launch next Tuesday [04:02 PM, 04:03 PM]</li>');
+    expect(html).toContain('<li>Dana pays 40 euros [04:03 PM]<em> (not found in the transcript)</em></li>');
+    expect(html).not.toContain('data-cite');
+  });
+
   it('a meeting reopened by new lines and ended again does not get a second recap', { timeout: 60_000 }, async () => {
     const token = await app.signIn('reopen@example.com');
     const meetingId = await ingest(app, token, 's-reopen', TALK);

@@ -11,7 +11,6 @@ import {
   type ShareStatus,
   type SharedLine,
   type SharedMeeting,
-  type SharedSummary,
 } from '@mbox/shared';
 import { sanitizeSummaryHtml } from '../../ai/sanitize.js';
 import { publicOrigin } from '../../config.js';
@@ -19,6 +18,7 @@ import type { AppDeps } from '../../deps.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { sha256 } from '../auth/sessions.js';
 import { epochMs, epochMsOf, meetingNotFound } from '../meeting/service.js';
+import { readCitations } from '../summary/service.js';
 
 /** What the database keeps of a token: its SHA-256, so a leaked database opens no meeting. */
 const tokenHash = sha256;
@@ -73,7 +73,7 @@ interface SharedRow {
   finishedAt: number | null;
   users: string[];
   lines: SharedLine[];
-  summaries: SharedSummary[];
+  summaries: { title: string; html: string; citations: unknown }[];
 }
 
 /** The shared view of meeting `m` as one JSON object: named columns only (lines carry a tsvector). */
@@ -83,7 +83,7 @@ const SHARED_JSON = Prisma.raw(
     `'lines', (SELECT coalesce(json_agg(json_build_object('speaker', c."user", 'text', c.text, 'spokenAt', ` +
     `coalesce(${epochMs('c."spokenAt"')}, ${epochMsOf('c."lastUpdated"')})) ORDER BY c."spokenAt", c.id), '[]') ` +
     `FROM "Message" c WHERE c."meetingId" = m.id AND NOT c.encrypted), ` +
-    `'summaries', (SELECT coalesce(json_agg(json_build_object('title', s.title, 'html', s.text) ORDER BY s."createdAt", s.id), '[]') ` +
+    `'summaries', (SELECT coalesce(json_agg(json_build_object('title', s.title, 'html', s.text, 'citations', s.citations) ORDER BY s."createdAt", s.id), '[]') ` +
     `FROM "Summary" s WHERE s."meetingId" = m.id AND NOT s.encrypted AND s."customPrompt" = ''))`,
 );
 
@@ -106,6 +106,11 @@ export async function viewSharedMeeting(deps: AppDeps, token: string): Promise<S
     finishedAt: row.finishedAt,
     participants: uniqueParticipants(row.users.length ? row.users : row.lines.map((line) => line.speaker)),
     lines: row.lines,
-    summaries: row.summaries.map((summary) => ({ title: summary.title, html: sanitizeSummaryHtml(summary.html) })),
+    summaries: row.summaries.map((summary) => ({
+      title: summary.title,
+      html: sanitizeSummaryHtml(summary.html),
+      // Times only: message ids and speakers stay with the owner's view.
+      citations: readCitations(summary.citations).map(({ n, spokenAt }) => ({ n, spokenAt })),
+    })),
   };
 }

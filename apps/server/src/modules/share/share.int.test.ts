@@ -24,6 +24,7 @@ describe('share links', () => {
   let ana: string;
   let bo: string;
   let meetingKey: string;
+  let citedMessage: string;
 
   beforeAll(async () => {
     app = await startTestApp();
@@ -36,8 +37,15 @@ describe('share links', () => {
     const [first, second] = seeded.messages;
     await app.deps.db.message.update({ where: { id: first!.key }, data: { comment: 'private note', marks: ['important', 'commented'] } });
     await app.deps.db.message.update({ where: { id: second!.key }, data: { aiFixed: 'Thanks. I will send the budget by Friday.' } });
+    citedMessage = second!.key;
     await app.deps.db.summary.create({
-      data: { meetingId: meetingKey, promptKey: 'summary', title: 'Summary', text: '<p>Budget by <strong>Friday</strong>.</p><script>alert(1)</script>' },
+      data: {
+        meetingId: meetingKey,
+        promptKey: 'summary',
+        title: 'Summary',
+        text: '<p>Budget by <strong>Friday</strong><sup class="cite" data-cite="1">[1]</sup>.</p><script>alert(1)</script>',
+        citations: [{ n: 1, messageId: second!.key, spokenAt: second!.spokenAt, speaker: 'Bo' }],
+      },
     });
     await app.deps.db.summary.create({
       data: { meetingId: meetingKey, promptKey: 'custom', customPrompt: 'Is Bo reliable?', title: 'Is Bo reliable?', text: '<p>private answer</p>' },
@@ -68,11 +76,18 @@ describe('share links', () => {
       participants: ['Ana', 'Bo'],
       lines: TALK.map((line, i) => ({ speaker: line.speaker, text: line.text, spokenAt: Date.UTC(2026, 10, 20, 15, 0) + i * 1000 })),
       // Sanitised again on the way out; the answer to the owner's own question is not a summary.
-      summaries: [{ title: 'Summary', html: '<p>Budget by <strong>Friday</strong>.</p>' }],
+      // Citations come as times only: the link opens no lines.
+      summaries: [
+        {
+          title: 'Summary',
+          html: '<p>Budget by <strong>Friday</strong><sup class="cite" data-cite="1">[1]</sup>.</p>',
+          citations: [{ n: 1, spokenAt: Date.UTC(2026, 10, 20, 15, 0) + 1000 }],
+        },
+      ],
     });
     for (const line of meeting.lines) expect(Object.keys(line).sort()).toEqual(['speaker', 'spokenAt', 'text']);
     const raw = JSON.stringify(shared.body);
-    for (const secret of ['private note', 'important', 'commented', 'Thanks.', 'private answer', 'Is Bo reliable', meetingKey, 'abc-defg-hij']) {
+    for (const secret of ['private note', 'important', 'commented', 'Thanks.', 'private answer', 'Is Bo reliable', meetingKey, 'abc-defg-hij', citedMessage]) {
       expect(raw).not.toContain(secret);
     }
 

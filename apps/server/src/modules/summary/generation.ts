@@ -12,6 +12,7 @@ import {
   type RegenerateSummaryInput,
   type Summary as SummaryDto,
   type SummarySettings,
+  type SummaryCitation,
   type SummaryStreamEvent,
   type TranslateSummaryInput,
 } from '@mbox/shared';
@@ -117,6 +118,15 @@ async function loadTranscript(
   };
 }
 
+/** The stored citations table: citation n is transcript line `citedLines[n - 1]` (docs/ai.md, "Citations"). */
+function citationsOf(transcript: readonly TranscriptTurn[], citedLines: readonly number[]): SummaryCitation[] {
+  return citedLines.flatMap((line, i) => {
+    const turn = transcript[line];
+    if (!turn?.id || turn.spokenAt === undefined) return [];
+    return [{ n: i + 1, messageId: turn.id, spokenAt: turn.spokenAt, speaker: turn.speaker }];
+  });
+}
+
 interface Target {
   meetingId: string;
   promptKey: PromptKey;
@@ -185,6 +195,7 @@ async function writeSummary(
       text: key ? encryptText(key, generated.html, summaryContext(meetingId)) : generated.html,
       // Translations belong to the text they were made from.
       translations: {},
+      citations: citationsOf(transcript, generated.citedLines),
       settings: { ...target.settings, model: generated.model, chunks: generated.chunks, variant: target.variant },
       encrypted: key !== null,
     };

@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import {
+  aiCapabilitiesSchema,
   generateSummaryInputSchema,
   regenerateSummaryInputSchema,
   regenerateSummaryWithSettingsInputSchema,
@@ -75,6 +77,21 @@ export const summaryRouter = router({
     .input(regenerateSummaryWithSettingsInputSchema)
     .output(summarySchema)
     .mutation(({ ctx, input }) => regenerateSummary(ctx.deps, ctx.user, input, input.settings)),
+
+  /** What the web app offers: translation needs an LLM (the offline engine cannot translate). */
+  capabilities: authedProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/summary-capabilities',
+        tags,
+        protect: true,
+        summary: 'Whether the server has an LLM: without one, translation is refused (412) and not offered',
+      },
+    })
+    .input(z.void())
+    .output(aiCapabilitiesSchema)
+    .query(({ ctx }) => ({ llmConfigured: ctx.deps.ai.isLlmConfigured })),
 
   translate: authedProcedure
     .meta({

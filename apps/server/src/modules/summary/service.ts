@@ -3,8 +3,10 @@ import {
   contentTypeSchema,
   languageCodeSchema,
   promptKeySchema,
+  summaryCitationSchema,
   summaryTranslationSchema,
   type Summary as SummaryDto,
+  type SummaryCitation,
   type SummaryList,
   type SummaryTranslations,
 } from '@mbox/shared';
@@ -23,6 +25,17 @@ function readTranslations(stored: unknown, open: (text: string) => string): Summ
     if (language.success && translation.success) translations[language.data] = { text: open(translation.data.text) };
   }
   return translations;
+}
+
+/** Keeps the well-formed entries of a stored citations table (a JSON column), by number. */
+export function readCitations(stored: unknown): SummaryCitation[] {
+  if (!Array.isArray(stored)) return [];
+  return stored
+    .flatMap((entry) => {
+      const citation = summaryCitationSchema.safeParse(entry);
+      return citation.success ? [citation.data] : [];
+    })
+    .sort((a, b) => a.n - b.n);
 }
 
 /**
@@ -53,6 +66,7 @@ export function toSummaryDto(summary: Summary, key: Buffer | null): SummaryDto |
     encrypted: summary.encrypted,
     promptKey: promptKey.data,
     customPrompt: summary.customPrompt,
+    citations: readCitations(summary.citations),
   };
 }
 

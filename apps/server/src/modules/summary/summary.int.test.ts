@@ -47,6 +47,8 @@ describe('summary list', () => {
         text: '<p>We ship Friday.</p>',
         // A stored entry for an unknown language is left out rather than failing the list.
         translations: { fr: { text: '<p>Livraison vendredi.</p>' }, xx: { text: 'nope' }, de: 'broken' },
+        // So is a malformed citation; the others come by number.
+        citations: [{ n: 2, messageId: 'm2', spokenAt: 2000, speaker: 'Bo' }, { n: 'x' }, { n: 1, messageId: 'm1', spokenAt: 1000, speaker: 'Ana' }],
       },
     });
     const key = await ensureDataKey(db, app.deps.secrets.masterKey, owner.id);
@@ -75,6 +77,10 @@ describe('summary list', () => {
         encrypted: false,
         promptKey: 'summary',
         customPrompt: '',
+        citations: [
+          { n: 1, messageId: 'm1', spokenAt: 1000, speaker: 'Ana' },
+          { n: 2, messageId: 'm2', spokenAt: 2000, speaker: 'Bo' },
+        ],
       },
       {
         docId: sealed.id,
@@ -85,6 +91,7 @@ describe('summary list', () => {
         encrypted: true,
         promptKey: 'custom',
         customPrompt: 'Who pays?',
+        citations: [],
       },
     ]);
     expect((await app.trpc(ana).summary.list.query({ id: meetingKey })).summaries).toHaveLength(2);

@@ -6,16 +6,12 @@ import { MIN_QUESTION_LENGTH } from '@mbox/shared/ui-messages';
 import { useSession } from '../../lib/session';
 import { trpc } from '../../lib/trpc';
 import { AiUsageNote, useRefreshAiUsage } from '../ai-usage/ai-usage-note';
+import { lineLink } from '../meetings/line-link';
 import { UpgradeCard } from '../premium/upgrade-card';
 import { askQuestion, isAnswering, useChat, type ChatTurn } from './ask-store';
 
 /** First questions offered on an empty chat. */
 export const SUGGESTED_QUESTIONS = ['What has been decided so far?', 'Who promised to do what?', 'Which questions are still open?'];
-
-/** The transcript address of a cited line: the transcript scrolls to it and highlights it. */
-export function lineLink(meetingId: string, messageId: string): string {
-  return `/${encodeURIComponent(meetingId)}?line=${encodeURIComponent(messageId)}`;
-}
 
 /**
  * "Ask about this meeting": questions answered from the transcript so far, streamed, with the lines

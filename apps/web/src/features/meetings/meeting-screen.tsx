@@ -201,7 +201,9 @@ function PhoneMeetingScreen({ meetingId, list }: { meetingId: string | undefined
         {tab === 'dashboard' && <DashboardPanel />}
         <Suspense fallback={<PanelLoader />}>
           {tab === 'transcript' && meetingId && <TranscriptPanel meetingId={meetingId} />}
-          {tab === 'summary' && meetingId && <SummaryColumn meetingId={meetingId} withAsk={false} />}
+          {tab === 'summary' && meetingId && (
+            <SummaryColumn meetingId={meetingId} withAsk={false} onCitation={() => setTab('transcript')} />
+          )}
           {/* A cited line opens in the transcript, which is another tab here. */}
           {tab === 'ask' && meetingId && <AskPanel meetingId={meetingId} onCitation={() => setTab('transcript')} />}
         </Suspense>
@@ -216,7 +218,16 @@ type ColumnTab = 'summary' | 'ask';
  * The summary panel with a collapsed 'Talk time' chart above it (loaded only when opened); `withAsk`
  * puts it and the 'Ask' chat under two tabs (phones give the chat a tab of their own).
  */
-function SummaryColumn({ meetingId, withAsk = true }: { meetingId: string; withAsk?: boolean }) {
+function SummaryColumn({
+  meetingId,
+  withAsk = true,
+  onCitation,
+}: {
+  meetingId: string;
+  withAsk?: boolean;
+  /** Runs after a cited line was opened (a phone shows the transcript tab). */
+  onCitation?: () => void;
+}) {
   const [talkTimeOpen, setTalkTimeOpen] = useState(false);
   const [tab, setTab] = useState<ColumnTab>('summary');
   const shown = withAsk ? tab : 'summary';
@@ -263,7 +274,7 @@ function SummaryColumn({ meetingId, withAsk = true }: { meetingId: string; withA
           </details>
           <div className="min-h-0 flex-1">
             <Suspense fallback={<PanelLoader />}>
-              <SummaryPanel meetingId={meetingId} />
+              <SummaryPanel meetingId={meetingId} onCitation={onCitation} />
             </Suspense>
           </div>
         </div>

@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { USER_SETTINGS_DEFAULTS, type UserSettings, type UserSettingsUpdate } from '@mbox/shared/user-settings';
+import { TRANSLATION_NEEDS_MODEL } from '@mbox/shared/generation';
 import { SETTINGS_UPDATED } from '@mbox/shared/ui-messages';
 import { createFakeTrpc } from '../../test/fake-trpc';
 import { fakeSession, renderRoutes } from '../../test/render';
@@ -31,11 +32,12 @@ describe('summary defaults form (spec §5)', () => {
   });
 });
 
-function setup(premium: boolean) {
+function setup(premium: boolean, llmConfigured = true) {
   let stored: UserSettings = { ...USER_SETTINGS_DEFAULTS, isPremium: premium, premiumActive: premium, onboardingComplete: true };
   const updates: UserSettingsUpdate[] = [];
   const fake = createFakeTrpc({
     'settings.get': () => stored,
+    'summary.capabilities': () => ({ llmConfigured }),
     'settings.update': (input) => {
       updates.push(input as UserSettingsUpdate);
       stored = { ...stored, ...(input as UserSettingsUpdate) };
@@ -78,5 +80,18 @@ describe('Settings › Summary tab', () => {
     ]);
     await waitFor(() => expect((screen.getByLabelText('Max summary length (words)') as HTMLInputElement).value).toBe('250'));
     expect((screen.getByRole('button', { name: 'Save settings' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it("says 'Translate to' needs an AI model, and where to set one up, on a server without one", async () => {
+    const { updates } = setup(true, false);
+    const note = await screen.findByTestId('translation-needs-model');
+    expect(note.textContent).toBe(TRANSLATION_NEEDS_MODEL);
+    expect(note.textContent).toContain('OPENAI_API_KEY');
+    expect((screen.getByLabelText('Translate to') as HTMLSelectElement).disabled).toBe(true);
+    // The other defaults still save.
+    fireEvent.change(screen.getByLabelText('How deep to analyze meetings?'), { target: { value: 'deep' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    expect(await screen.findByText(SETTINGS_UPDATED)).toBeTruthy();
+    expect(updates).toEqual([{ defaultSummaryDepth: 'deep' }]);
   });
 });

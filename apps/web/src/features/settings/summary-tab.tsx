@@ -10,7 +10,7 @@ import { changedSettings, type UserSettings } from '@mbox/shared/user-settings';
 import { useSession } from '../../lib/session';
 import { PageLoader } from '../../routes/guards';
 import { UpgradeCard } from '../premium/upgrade-card';
-import { LanguageOptions } from '../summary/language-options';
+import { LanguageOptions, TranslationNeedsModel, useTranslationAvailable } from '../summary/language-options';
 import { settleLengths } from '../summary/settings-form';
 import { formFromSettings, toSettingsUpdate, type SummaryDefaultsForm } from './summary-defaults-form';
 import { useUserSettings } from './use-user-settings';
@@ -48,6 +48,7 @@ function SummaryDefaults({
   onSave: (form: SummaryDefaultsForm) => void;
 }) {
   const id = useId();
+  const translationAvailable = useTranslationAvailable();
   const [form, setForm] = useState<SummaryDefaultsForm>(() => formFromSettings(settings));
   const update = (patch: Partial<SummaryDefaultsForm>) => setForm((current) => ({ ...current, ...patch }));
   // Spec §5: the lengths snap to their rules when an input is left.
@@ -91,13 +92,17 @@ function SummaryDefaults({
           id={`${id}-translate`}
           className="select w-full"
           value={form.translateTo}
-          disabled={disabled}
+          disabled={disabled || !translationAvailable}
           onChange={(e) => update({ translateTo: e.target.value === '' ? '' : languageCodeSchema.parse(e.target.value) })}
         >
           <option value="">No translation</option>
           <LanguageOptions />
         </select>
-        <span className="label">Summaries are written in this language by default.</span>
+        {translationAvailable ? (
+          <span className="label">Summaries are written in this language by default.</span>
+        ) : (
+          <TranslationNeedsModel className="mt-1" />
+        )}
       </fieldset>
 
       <div className="grid gap-4 sm:grid-cols-2">

@@ -1,12 +1,13 @@
-import type { ReactNode } from 'react';
+import { useCallback, type ReactNode } from 'react';
+import { citationTimesLabel } from '@mbox/shared/citations';
 import { formatMeetingDuration, formatMessageTime } from '@mbox/shared/format';
-import type { SharedLine, SharedMeeting as SharedMeetingData } from '@mbox/shared/share';
+import type { SharedLine, SharedMeeting as SharedMeetingData, SharedSummary } from '@mbox/shared/share';
 import { httpStatusOf } from '../../lib/errors';
 import { trpc } from '../../lib/trpc';
 import { Logo } from '../layout/logo';
 import { ParticipantBadges } from '../meetings/participant-badges';
 import { SpeakerAvatar } from '../meetings/transcript/speaker-avatar';
-import { SUMMARY_PROSE } from '../summary/prose';
+import { SummaryHtml } from '../summary/summary-html';
 
 /** Consecutive lines of one speaker, shown under one name like the app's transcript. */
 interface Run {
@@ -120,7 +121,7 @@ function SharedMeetingView({ meeting }: { meeting: SharedMeetingData }) {
           <div className="card-body gap-2 p-4 sm:p-6">
             <h2 className="text-lg font-semibold">{summary.title}</h2>
             {/* Sanitised by the server on the way out, as the app's summaries are. */}
-            <div className={SUMMARY_PROSE} dangerouslySetInnerHTML={{ __html: summary.html }} />
+            <SharedSummaryText summary={summary} />
           </div>
         </section>
       ))}
@@ -143,6 +144,22 @@ function SharedMeetingView({ meeting }: { meeting: SharedMeetingData }) {
       </section>
     </>
   );
+}
+
+/** A shared summary: its citations as the times of their lines ("[10:42 AM]"), as the transcript below shows them. */
+function SharedSummaryText({ summary }: { summary: SharedSummary }) {
+  const renderCitation = useCallback(
+    (numbers: number[], key: string) => {
+      const label = citationTimesLabel(numbers, summary.citations, (spokenAt) => formatMessageTime(spokenAt));
+      return label && (
+        <sup key={key} className="ml-0.5 text-[0.7rem] text-base-content/60" data-testid="shared-citation">
+          {label}
+        </sup>
+      );
+    },
+    [summary.citations],
+  );
+  return <SummaryHtml html={summary.html} renderCitation={renderCitation} />;
 }
 
 /** One speaker's run; off-screen runs skip layout and paint (content-visibility), so 5,000 lines stay quick. */

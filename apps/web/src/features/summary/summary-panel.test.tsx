@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { AiUsage } from '@mbox/shared/ai-usage';
 import type { Summary, SummaryList } from '@mbox/shared/summary';
 import { SUMMARY_UNAVAILABLE_MESSAGE } from '@mbox/shared/summary-availability';
+import { formatMessageTime } from '@mbox/shared/format';
+import { TRANSLATION_NEEDS_MODEL } from '@mbox/shared/generation';
 import { EMPTY_RESULT_ERROR } from '@mbox/shared/ui-messages';
 import { apiError, createFakeTrpc } from '../../test/fake-trpc';
 import { fakeSession, renderRoutes } from '../../test/render';
@@ -17,6 +19,7 @@ const stored: Summary = {
   encrypted: false,
   promptKey: 'summary',
   customPrompt: '',
+  citations: [],
 };
 
 /** A free account's day with 3 of its 10 generations used. */
@@ -158,5 +161,40 @@ describe('summary panel', () => {
     await screen.findByRole('button', { name: 'Generate' });
     expect(screen.queryByTestId('ai-usage-left')).toBeNull();
     expect(fake.calls.some((c) => c.path === 'aiUsage.today')).toBe(false);
+  });
+
+  it('shows a chip per cited line that opens it in the transcript, and marks unsupported points', async () => {
+    const spokenAt = Date.UTC(2026, 10, 20, 15, 42);
+    const cited: Summary = {
+      ...stored,
+      text:
+        '<ul><li>Ship on Friday<sup class="cite" data-cite="1,2">[1, 2]</sup></li>' +
+        '<li>Bob pays 40 euros<sup class="cite" data-cite="9">[9]</sup><small class="unsupported" data-missing="Bob; 40 euros">not found in the transcript</small></li></ul>',
+      citations: [
+        { n: 1, messageId: 'msg-1', spokenAt, speaker: 'Ana' },
+        { n: 2, messageId: 'msg-2', spokenAt: spokenAt + 60_000, speaker: 'Bo' },
+      ],
+    };
+    const { view } = setup({ summaries: [cited], summariesDisabled: false, promptList: 'default' });
+    const chips = await screen.findAllByTestId('summary-citation');
+    // A number without an entry in the table (9) draws nothing.
+    expect(chips.map((c) => c.textContent)).toEqual([formatMessageTime(spokenAt), formatMessageTime(spokenAt + 60_000)]);
+    expect(chips[0]!.tagName).toBe('BUTTON');
+    expect(chips[0]!.getAttribute('aria-label')).toBe(`Open the line: Ana · ${formatMessageTime(spokenAt)}`);
+    const mark = screen.getByTestId('unsupported-mark');
+    expect(mark.textContent).toBe('not found in the transcript: Bob; 40 euros');
+    expect(mark.closest('li')?.textContent).toContain('Bob pays 40 euros');
+    fireEvent.click(chips[1]!);
+    await waitFor(() => expect(view.router.state.location.search).toBe('?line=msg-2'));
+  });
+
+  it('says translation needs an AI model, and offers none, when the server has no LLM', async () => {
+    setup(
+      { summaries: [stored], summariesDisabled: false, promptList: 'default' },
+      { handlers: { 'summary.capabilities': () => ({ llmConfigured: false }) } },
+    );
+    expect((await screen.findByTestId('translation-needs-model')).textContent).toBe(TRANSLATION_NEEDS_MODEL);
+    expect((screen.getByRole('combobox', { name: 'Language' }) as HTMLSelectElement).disabled).toBe(true);
+    expect(((await screen.findByRole('combobox', { name: 'Prompt type' })) as HTMLSelectElement).disabled).toBe(false);
   });
 });

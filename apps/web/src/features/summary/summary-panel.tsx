@@ -8,23 +8,27 @@ import { useSession } from '../../lib/session';
 import { trpc } from '../../lib/trpc';
 import { AiUsageNote, useRefreshAiUsage } from '../ai-usage/ai-usage-note';
 import { UpgradeCard } from '../premium/upgrade-card';
-import { LanguageOptions } from './language-options';
-import { SUMMARY_PROSE } from './prose';
+import { LanguageOptions, TranslationNeedsModel, useTranslationAvailable } from './language-options';
 import { buildPromptOptions, customOptionId, isEmptyResult, upsertSummary, withTranslation, type PromptOption } from './prompt-options';
 import { streamPreview } from './stream-preview';
 import { SummarySettingsDialog } from './summary-settings-dialog';
+import { SummaryText } from './summary-text';
 import { useSummaryStream, type SummaryStream } from './use-summary-stream';
 
 /** Picker value of a question being answered, until its stored summary (and docId) arrives. */
 const ASKING = 'custom:asking';
 
-/** Spec §2 / §4 summary panel of the meeting screen; state resets when the meeting changes. */
-export function SummaryPanel({ meetingId }: { meetingId: string }) {
-  return <SummaryWorkspace key={meetingId} meetingId={meetingId} />;
+/**
+ * Spec §2 / §4 summary panel of the meeting screen; state resets when the meeting changes. `onCitation`
+ * runs after a cited line was opened in the transcript.
+ */
+export function SummaryPanel({ meetingId, onCitation }: { meetingId: string; onCitation?: () => void }) {
+  return <SummaryWorkspace key={meetingId} meetingId={meetingId} onCitation={onCitation} />;
 }
 
-function SummaryWorkspace({ meetingId }: { meetingId: string }) {
+function SummaryWorkspace({ meetingId, onCitation }: { meetingId: string; onCitation?: () => void }) {
   const { premium } = useSession();
+  const translationAvailable = useTranslationAvailable();
   const utils = trpc.useUtils();
   // Spec §8: a failed summary load is only logged and gives an empty view.
   const list = trpc.summary.list.useQuery({ id: meetingId }, { meta: { silent: true } });
@@ -184,13 +188,14 @@ function SummaryWorkspace({ meetingId }: { meetingId: string }) {
               className="select select-sm w-full"
               aria-label="Language"
               value={language}
-              disabled={!summary || controlsLocked}
+              disabled={!summary || controlsLocked || !translationAvailable}
               onChange={(e) => chooseLanguage(languageCodeSchema.parse(e.target.value))}
             >
               <LanguageOptions />
             </select>
           </label>
         </div>
+        {!translationAvailable && <TranslationNeedsModel />}
       </header>
 
       <div className="min-h-0 flex-1 overflow-y-auto px-4 py-4" data-testid="summary-content">
@@ -222,12 +227,12 @@ function SummaryWorkspace({ meetingId }: { meetingId: string }) {
                 Translating…
               </div>
             ) : (
-              <div
-                className={SUMMARY_PROSE}
-                data-testid="summary-text"
+              <SummaryText
+                meetingId={meetingId}
+                html={translation?.text ?? summary.text}
+                citations={summary.citations}
                 lang={translation ? language : 'en'}
-                // Server-sanitised HTML (stored summaries and translations pass the server's sanitiser).
-                dangerouslySetInnerHTML={{ __html: translation?.text ?? summary.text }}
+                onCitation={onCitation}
               />
             )}
           </article>

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Summary" ADD COLUMN     "citations" JSONB NOT NULL DEFAULT '[]';
