@@ -1,3 +1,4 @@
+import { accountRouter } from '../modules/account/router.js';
 import { authRouter } from '../modules/auth/router.js';
 import { billingRouter } from '../modules/billing/router.js';
 import { meetingRouter } from '../modules/meeting/router.js';
@@ -35,6 +36,7 @@ export const appRouter = router({
   ask: askRouter,
   share: shareRouter,
   search: searchRouter,
+  account: accountRouter,
 });
 
 export type AppRouter = typeof appRouter;
