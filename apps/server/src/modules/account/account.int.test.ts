@@ -1,7 +1,6 @@
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import yauzl from 'yauzl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ACCOUNT_EXPORT_PATH,
@@ -14,34 +13,9 @@ import {
 import type { Config } from '../../config.js';
 import { startTestApp, type TestApp } from '../../test/app.js';
 import { makePremium, seedMeeting } from '../../test/fixtures.js';
+import { unzip } from '../../test/zip.js';
 import { startStripeServer } from '../../test/stripe-server.js';
 import { outboxDir } from '../recap/mailer.js';
-
-/** Every entry of a zip, read back with yauzl (a zip reader apart from the writer). */
-async function unzip(data: Buffer): Promise<Map<string, string>> {
-  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
-    yauzl.fromBuffer(data, { lazyEntries: true, strictFileNames: true, validateEntrySizes: true }, (error, file) => (error ? reject(error) : resolve(file))),
-  );
-  const entries = new Map<string, string>();
-  await new Promise<void>((resolve, reject) => {
-    zip.on('entry', (entry: yauzl.Entry) => {
-      zip.openReadStream(entry, (error, stream) => {
-        if (error) return reject(error);
-        const chunks: Buffer[] = [];
-        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-        stream.on('error', reject);
-        stream.on('end', () => {
-          entries.set(entry.fileName, Buffer.concat(chunks).toString('utf8'));
-          zip.readEntry();
-        });
-      });
-    });
-    zip.on('end', resolve);
-    zip.on('error', reject);
-    zip.readEntry();
-  });
-  return entries;
-}
 
 async function download(app: TestApp, token: string | undefined, query = '') {
   const response = await fetch(`${app.url}${ACCOUNT_EXPORT_PATH}${query}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
