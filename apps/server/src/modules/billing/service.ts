@@ -240,7 +240,11 @@ export async function refreshPremium(tx: Tx, userId: string): Promise<void> {
   await tx.user.update({ where: { id: userId }, data: combinePremium(user.referralPremiumUntil, subscriptions) });
 }
 
-/** Serialises changes to one user's premium (webhooks, referrals, cancellation) until the transaction ends. */
-export async function lockUser(tx: Tx, userId: string): Promise<void> {
-  await tx.$queryRaw`SELECT 1 FROM "User" WHERE id = ${userId} FOR UPDATE`;
+/**
+ * Serialises changes to one user's premium (webhooks, referrals, cancellation) until the transaction ends.
+ * False when the user is gone (an account deleted while the caller waited for the lock).
+ */
+export async function lockUser(tx: Tx, userId: string): Promise<boolean> {
+  const rows = await tx.$queryRaw<unknown[]>`SELECT 1 FROM "User" WHERE id = ${userId} FOR UPDATE`;
+  return rows.length > 0;
 }
