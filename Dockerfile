@@ -4,7 +4,7 @@
 
 # Build stage: every dependency installed once, then the web app, the extension's store package and the
 # server bundle (apps/server/dist, scripts/build-server.mjs) are built, and the development dependencies pruned away.
-FROM node:20-bookworm-slim AS build
+FROM node:22-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json prisma.config.ts tsconfig.base.json ./
 COPY patches ./patches
@@ -22,7 +22,7 @@ RUN npm run build && npm prune --omit=dev --ignore-scripts --no-audit --no-fund 
 # Runtime stage: only what the server reads at run time, at the paths it expects relative to the
 # repository root (apps/server/src/db/paths.ts): production dependencies, the server bundle, the
 # migrations, the built web app and extension package, the changelog. No sources, no build tools.
-FROM node:20-bookworm-slim AS runtime
+FROM node:22-bookworm-slim AS runtime
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/data
 WORKDIR /app
 COPY --from=build /app/package.json ./package.json

@@ -21,6 +21,7 @@ import { errorBody } from './http/error-body.js';
 import { RequestLogController, lazyChildLogger } from './http/logger.js';
 import { registerRequestGuards } from './http/request-guards.js';
 import { registerWorkers } from './jobs/workers.js';
+import { registerAccountExportRoute } from './modules/account/route.js';
 import { registerStripeWebhook } from './modules/billing/webhook.js';
 import { registerExportRoute } from './modules/export/route.js';
 import { registerOneClickUnsubscribe } from './modules/recap/one-click.js';
@@ -186,6 +187,7 @@ export async function buildApp(deps: AppDeps, options: { webDist?: string | null
   await registerStripeWebhook(app, deps);
   await registerOneClickUnsubscribe(app, deps);
   registerExportRoute(app, deps);
+  registerAccountExportRoute(app, deps);
   // Browsable page at /docs; its assets ship inside @fastify/swagger-ui (works offline). Static mode
   // only hands the UI our document (also served at /docs/json), it does not describe Fastify's routes.
   await app.register(fastifySwagger, {

@@ -47,6 +47,8 @@ export const configSchema = z.object({
   /** Public origin of the web app (links in e-mails, referral links); defaults to http://localhost:PORT. */
   PUBLIC_URL: optionalString.pipe(z.url().optional()),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** `pretty`: readable lines (pino-pretty); `json`: one JSON object a line; `auto`: pretty when stdout is a terminal. */
+  LOG_FORMAT: z.preprocess(emptyAsUndefined, z.enum(['auto', 'pretty', 'json']).default('auto')),
 
   DATABASE_URL: optionalString,
   DATA_DIR: z.string().default(resolve(repoRoot, 'data')),

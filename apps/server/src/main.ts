@@ -1,8 +1,10 @@
+import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { loadConfig, type Config } from './config.js';
 import { openDatabase } from './db/database.js';
 import type { AppDeps } from './deps.js';
-import { createLogger } from './http/logger.js';
+import { choosePort, portTakenMessage, servedUrl } from './http/listen.js';
+import { createLogger, logDestination } from './http/logger.js';
 import { loadSecrets } from './secrets.js';
 
 /**
@@ -38,15 +40,17 @@ function checkExposure(config: Config, log: Logger): void {
 }
 
 async function main(): Promise<void> {
-  const config = loadConfig();
-  const log = createLogger(config);
-  checkExposure(config, log);
+  const loaded = loadConfig();
+  const log = createLogger(loaded, await logDestination(loaded));
+  checkExposure(loaded, log);
 
   const started = Date.now();
   const [database, { AiEngine, buildApp, EventBus, createEventTransport, Jobs, closeFirebase }] = await Promise.all([
-    openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR }),
+    openDatabase({ url: loaded.DATABASE_URL, dataDir: loaded.DATA_DIR }),
     loadServer(),
   ]);
+  // After the database: a second server on the same DATA_DIR stops on its lock, not on the port.
+  const config: Config = { ...loaded, PORT: await choosePort(loaded, Boolean(process.env.PORT), log) };
   if (database.appliedMigrations.length) log.info({ migrations: database.appliedMigrations }, 'migrations applied');
   const shutdown = new AbortController();
   const deps: AppDeps = {
@@ -61,11 +65,21 @@ async function main(): Promise<void> {
     shutdown: shutdown.signal,
   };
   const app = await buildApp(deps);
-  await app.listen({ port: config.PORT, host: config.HOST });
-  log.info(
-    { url: `http://${config.HOST === '127.0.0.1' ? 'localhost' : config.HOST}:${config.PORT}`, database: database.kind, ms: Date.now() - started },
-    'Mbox is ready',
-  );
+  // Fastify writes a "Server listening at" line per bound address; the ready line below says it once.
+  const fastifyLog = app.log;
+  app.log = fastifyLog.child({}, { level: 'warn' });
+  try {
+    await app.listen({ port: config.PORT, host: config.HOST });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new Error(portTakenMessage(config.HOST, config.PORT));
+    throw error;
+  } finally {
+    app.log = fastifyLog;
+  }
+  // The address listen bound (PORT=0, a port chosen because the default was taken, a HOST name), not the one asked.
+  const url = servedUrl(app.server.address() as AddressInfo, config.HOST);
+  const publicUrl = config.PUBLIC_URL && config.PUBLIC_URL.replace(/\/+$/, '') !== url ? { publicUrl: config.PUBLIC_URL } : {};
+  log.info({ url, ...publicUrl, database: database.kind, ms: Date.now() - started }, `Mbox is ready at ${url}`);
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -1,6 +1,6 @@
 import { generateOpenApiDocument, type OpenAPIObject, type OpenApiMeta } from 'trpc-to-openapi';
 import { z } from 'zod';
-import { apiErrorResponseSchema, EXPORT_FORMAT_LABELS, EXPORT_FORMATS, meetingExportSchema } from '@mbox/shared';
+import { ACCOUNT_EXPORT_ACCOUNT_FILE, apiErrorResponseSchema, EXPORT_FORMAT_LABELS, EXPORT_FORMATS, meetingExportSchema } from '@mbox/shared';
 import { EXPORT_CONTENT_TYPES } from './modules/export/service.js';
 import { appRouter } from './trpc/app-router.js';
 
@@ -137,6 +137,8 @@ const extraStatuses: Record<string, number[]> = {
   'share.create': [412],
   // Public, but its credential is the refresh token (body or cookie) instead of the bearer.
   'auth.refresh': [401],
+  // A paid subscription that cannot be cancelled first: payments no longer configured (412), Stripe down (503).
+  'account.delete': [412, 503],
 };
 
 interface Operation {
@@ -246,6 +248,29 @@ function exportOperation(): OperationObject {
   };
 }
 
+/** `GET /account/export`: a Fastify route (modules/account/route.ts), a zip streamed as it is written. */
+function accountExportOperation(): OperationObject {
+  return {
+    operationId: 'account-export',
+    summary: 'All data of the account as a zip: account.json, then each meeting as JSON and Markdown',
+    description:
+      `\`${ACCOUNT_EXPORT_ACCOUNT_FILE}\` holds the profile, the settings (as \`GET /user-settings\` answers them), subscriptions and ` +
+      'webhooks (without their secrets); `meetings/<yyyy-mm-dd>-<title>-<id>.json` holds a meeting with its lines (marks, comments, ' +
+      'cleanups) and summaries (with translations) as `GET /meeting/{id}/export?format=json` writes it, and the `.md` beside it its ' +
+      'Markdown export. The web app downloads it with its session cookie; scripts send the bearer token. Extension tokens are ' +
+      'refused (403). One export of an account at a time (429 beyond). See docs/account-and-plans.md.',
+    tags: ['account'],
+    security: [{ [BEARER_SCHEME]: [] }],
+    responses: {
+      200: {
+        description: 'The zip, with `Content-Disposition: attachment; filename="mbox-data-<yyyy-mm-dd>.zip"`',
+        headers: { 'Content-Disposition': { description: 'attachment; filename="mbox-data-<yyyy-mm-dd>.zip"', schema: { type: 'string' } } },
+        content: { 'application/zip': { schema: { type: 'string', format: 'binary' } } },
+      },
+    },
+  };
+}
+
 /**
  * The OpenAPI document of the REST facade (`/v1/openapi.json`, `/docs`): trpc-to-openapi's document
  * from the routers' `.meta({ openapi })`, made true to what the server sends. Every call states its
@@ -270,7 +295,11 @@ export function openApiDocument() {
     },
   });
 
-  document.paths = { ...document.paths, '/meeting/{id}/export': { get: exportOperation() } };
+  document.paths = {
+    ...document.paths,
+    '/meeting/{id}/export': { get: exportOperation() },
+    '/account/export': { get: accountExportOperation() },
+  };
 
   const procedures = proceduresByOperation();
   const usedStatuses = new Set<number>();

@@ -32,3 +32,4 @@ export * from './export.js';
 export * from './ask.js';
 export * from './ai-usage.js';
 export * from './search.js';
+export * from './account.js';

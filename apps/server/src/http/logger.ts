@@ -33,6 +33,39 @@ function requestSummary(request: unknown) {
   return { method, path, host, remoteAddress: ip };
 }
 
+/** A request line as a person reads it: `request completed GET /v1/meeting-list 200 (3 ms)`. */
+function readableMessage(log: Record<string, unknown>, messageKey: string): string {
+  const message = String(log[messageKey] ?? '');
+  const req = log.req as { method?: unknown; path?: unknown } | undefined;
+  if (!req || typeof req !== 'object') return message;
+  const status = (log.res as { statusCode?: unknown } | undefined)?.statusCode;
+  const time = typeof log.responseTime === 'number' ? ` (${Math.round(log.responseTime)} ms)` : '';
+  return `${message} ${String(req.method)} ${String(req.path)}${status === undefined ? '' : ` ${String(status)}`}${time}`;
+}
+
+/**
+ * Where the log goes: readable lines (pino-pretty) when LOG_FORMAT is `pretty`, or `auto` and stdout is a
+ * terminal (`npm start` in a shell); otherwise undefined, pino's JSON lines on stdout (containers, log
+ * collectors, pipes). pino-pretty is loaded only then. Writes are synchronous, like pino's own stdout,
+ * so the last lines before an exit are not lost.
+ */
+export async function logDestination(
+  config: Pick<Config, 'LOG_FORMAT'>,
+  stdout: { isTTY?: boolean } = process.stdout,
+): Promise<DestinationStream | undefined> {
+  const terminal = stdout.isTTY === true;
+  if (config.LOG_FORMAT === 'json' || (config.LOG_FORMAT === 'auto' && !terminal)) return undefined;
+  const { default: pretty } = await import('pino-pretty');
+  return pretty({
+    colorize: terminal,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname,req,res,responseTime',
+    singleLine: true,
+    messageFormat: readableMessage,
+    sync: true,
+  });
+}
+
 /** The server's logger (main.ts, and the test server): credentials redacted by configuration. */
 export function createLogger(config: Pick<Config, 'LOG_LEVEL'>, destination?: DestinationStream): Logger {
   return pino(

@@ -1,4 +1,5 @@
 import { aiUsageRouter } from '../modules/ai-usage/router.js';
+import { accountRouter } from '../modules/account/router.js';
 import { authRouter } from '../modules/auth/router.js';
 import { billingRouter } from '../modules/billing/router.js';
 import { meetingRouter } from '../modules/meeting/router.js';
@@ -37,6 +38,7 @@ export const appRouter = router({
   share: shareRouter,
   search: searchRouter,
   aiUsage: aiUsageRouter,
+  account: accountRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -56,6 +56,11 @@ const callBoundary = t.middleware(async ({ ctx, path, getRawInput, next }) => {
     throw new TRPCError({ code: 'BAD_REQUEST', message: `Invalid input: ${inputError.message}`, cause: inputError });
   }
   if (result.error.code === 'INTERNAL_SERVER_ERROR') {
+    // A call that was signed in when it began, of an account deleted while it ran (its writes then
+    // meet a missing user row): the caller is signed out, not faced with a server failure.
+    if (ctx.user && !(await ctx.deps.db.user.count({ where: { id: ctx.user.id } }))) {
+      throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Sign in required: this account was deleted' });
+    }
     ctx.log.error({ err: result.error.cause ?? result.error, path }, 'procedure failed');
   }
   return result;

@@ -244,7 +244,8 @@ async function recordExtensionUse(deps: AppDeps, token: string, tokenId: string,
   const now = Date.now();
   if (lastUsedAt !== null && now - lastUsedAt <= 60_000) return;
   credentialCache(deps).touch(token, now, now + EXTENSION_TOKEN_TTL_MS);
-  await deps.db.extensionToken.update({
+  // updateMany: a token deleted meanwhile (its account deleted) is no failure here; the call is refused later.
+  await deps.db.extensionToken.updateMany({
     where: { id: tokenId },
     data: { lastUsedAt: new Date(now), expiresAt: new Date(now + EXTENSION_TOKEN_TTL_MS) },
   });
@@ -263,7 +264,10 @@ async function authenticateExtension(deps: AppDeps, token: string): Promise<Auth
     include: { user: { select: authUserSelect } },
   });
   const now = Date.now();
-  if (!found) throw new CredentialRefused('Extension token unknown: sign in to the web app again to reconnect the extension');
+  // The token and its user are read by separate queries: an account deleted in between leaves no user.
+  if (!found || !(found.user as typeof found.user | null)) {
+    throw new CredentialRefused('Extension token unknown: sign in to the web app again to reconnect the extension');
+  }
   if (found.revokedAt) {
     throw new CredentialRefused('Extension token revoked: sign in to the web app again to reconnect the extension');
   }

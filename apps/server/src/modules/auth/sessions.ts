@@ -147,7 +147,10 @@ export async function authenticateAccessToken(
     select: { userId: true, revokedAt: true, expiresAt: true, lastUsedAt: true, user: { select: authUserSelect } },
   });
   const now = Date.now();
-  if (!session || session.userId !== userId) throw new CredentialRefused('Session unknown: sign in again');
+  // The session and its user are read by separate queries: an account deleted in between leaves no user.
+  if (!session || session.userId !== userId || !(session.user as typeof session.user | null)) {
+    throw new CredentialRefused('Session unknown: sign in again');
+  }
   if (session.revokedAt) throw new CredentialRefused('This session was signed out: sign in again');
   if (session.expiresAt.getTime() <= now) throw new CredentialRefused('This session expired: sign in again');
   const user: AuthUser = { ...session.user, via: 'session' };
@@ -166,7 +169,8 @@ async function recordSessionUse(deps: AppDeps, cache: CredentialCache, token: st
   const now = Date.now();
   if (now - lastUsedAt <= LAST_USED_RESOLUTION_MS) return;
   cache.touch(token, now);
-  await deps.db.session.update({ where: { id: sessionId }, data: { lastUsedAt: new Date(now) } });
+  // updateMany: a session deleted meanwhile (its account deleted) is no failure here.
+  await deps.db.session.updateMany({ where: { id: sessionId }, data: { lastUsedAt: new Date(now) } });
 }
 
 /** The user's sessions that still work, newest use first. */

@@ -4,6 +4,7 @@ import {
   findPlan,
   paidPlanIdSchema,
   toEpochSeconds,
+  type AccountExport,
   type BillingAccount,
   type CancelSubscriptionAnswer,
   type HostedPageAnswer,
@@ -122,6 +123,56 @@ export async function cancelSubscription(deps: AppDeps, userId: string): Promise
   return { message: SUBSCRIPTION_CANCELLED };
 }
 
+/** Statuses after which Stripe never charges a subscription again. */
+const ENDED_STATUSES = ['canceled', 'incomplete_expired'];
+
+/** Refused before an account is deleted while one of its subscriptions could still be charged. */
+export class SubscriptionCancelFailed extends Error {
+  override name = 'SubscriptionCancelFailed';
+  constructor(
+    /** PRECONDITION_FAILED: payments are not configured; SERVICE_UNAVAILABLE: Stripe refused or was unreachable. */
+    readonly code: 'PRECONDITION_FAILED' | 'SERVICE_UNAVAILABLE',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Ends every subscription of the user that Stripe could still charge, at once rather than at the period's
+ * end (the account is about to be deleted; nothing is refunded). Answers how many were cancelled. Throws
+ * SubscriptionCancelFailed, having changed nothing here, when one cannot be cancelled: payments are not
+ * configured any more, or Stripe refuses or cannot be reached. A subscription Stripe reports as already
+ * cancelled (a second request, a cancellation from Stripe's dashboard) counts as done.
+ */
+export async function cancelSubscriptionsNow(deps: AppDeps, userId: string): Promise<number> {
+  const open = await deps.db.subscription.findMany({
+    where: { userId, externalId: { not: null }, status: { notIn: ENDED_STATUSES } },
+    select: { externalId: true },
+  });
+  if (open.length === 0) return 0;
+  const stripe = await stripeClient(deps.config);
+  if (!stripe) {
+    throw new SubscriptionCancelFailed(
+      'PRECONDITION_FAILED',
+      'Your subscription cannot be cancelled because payments are not configured on this server any more: ask its operator to cancel it, then delete the account',
+    );
+  }
+  const Stripe = await stripeSdk();
+  for (const { externalId } of open) {
+    const id = externalId!;
+    try {
+      await stripe.subscriptions.cancel(id, {}, { idempotencyKey: `mbox-delete-account-${id}` });
+    } catch (error) {
+      const gone = error instanceof Stripe.errors.StripeInvalidRequestError && (await stripe.subscriptions.retrieve(id).catch(() => null))?.status === 'canceled';
+      if (gone) continue;
+      const { error: reason } = await stripeFailure(deps, error, 'cancel before account deletion');
+      throw new SubscriptionCancelFailed('SERVICE_UNAVAILABLE', `Your subscription could not be cancelled, so nothing was deleted. ${reason}`);
+    }
+  }
+  return open.length;
+}
+
 /** A Stripe Customer Portal session, where the user changes card, sees invoices or resumes a plan. */
 export async function openBillingPortal(deps: AppDeps, userId: string): Promise<HostedPageAnswer> {
   const stripe = await stripeClient(deps.config);
@@ -137,6 +188,18 @@ export async function openBillingPortal(deps: AppDeps, userId: string): Promise<
   } catch (error) {
     return await stripeFailure(deps, error, 'billing portal');
   }
+}
+
+/** Every subscription the user has had, oldest first (the data export). */
+export async function subscriptionHistory(deps: AppDeps, userId: string): Promise<AccountExport['subscriptions']> {
+  const rows = await deps.db.subscription.findMany({ where: { userId }, orderBy: { createdAt: 'asc' } });
+  return rows.map((row) => ({
+    planId: row.planId,
+    status: row.status,
+    currentPeriodEnd: toEpochSeconds(row.currentPeriodEnd),
+    cancelAtPeriodEnd: row.cancelAtPeriodEnd,
+    createdAt: row.createdAt.getTime(),
+  }));
 }
 
 /** Where the user's premium comes from, for the Account tab. */
@@ -177,7 +240,11 @@ export async function refreshPremium(tx: Tx, userId: string): Promise<void> {
   await tx.user.update({ where: { id: userId }, data: combinePremium(user.referralPremiumUntil, subscriptions) });
 }
 
-/** Serialises changes to one user's premium (webhooks, referrals, cancellation) until the transaction ends. */
-export async function lockUser(tx: Tx, userId: string): Promise<void> {
-  await tx.$queryRaw`SELECT 1 FROM "User" WHERE id = ${userId} FOR UPDATE`;
+/**
+ * Serialises changes to one user's premium (webhooks, referrals, cancellation) until the transaction ends.
+ * False when the user is gone (an account deleted while the caller waited for the lock).
+ */
+export async function lockUser(tx: Tx, userId: string): Promise<boolean> {
+  const rows = await tx.$queryRaw<unknown[]>`SELECT 1 FROM "User" WHERE id = ${userId} FOR UPDATE`;
+  return rows.length > 0;
 }

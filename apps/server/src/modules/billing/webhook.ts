@@ -170,7 +170,11 @@ async function applySubscription(
     log.warn({ customer: snapshot.customerId }, 'stripe webhook: no user for this customer; event ignored');
     return 'ignored';
   }
-  await lockUser(tx, userId);
+  if (!(await lockUser(tx, userId))) {
+    // Deleted while this event waited for the lock (the deletion cancelled the subscription first).
+    log.info({ userId }, 'stripe webhook: the account was deleted; event ignored');
+    return 'ignored';
+  }
   const existing = await tx.subscription.findUnique({ where: { externalId: snapshot.externalId } });
   if (existing && existing.userId !== userId) {
     log.error({ userId, owner: existing.userId }, 'stripe webhook: subscription of another user; event ignored');

@@ -3,7 +3,7 @@ const UNSAFE = /[\p{Cc}"\\/:*?<>|;%]/gu;
 const MAX_TITLE_CHARS = 100;
 
 /** The title as a file name's stem: unsafe characters replaced, spaces collapsed, no leading dots. */
-function safeTitle(title: string): string {
+export function safeTitle(title: string): string {
   const safe = title.normalize('NFC').replace(UNSAFE, '_').replace(/\s+/g, ' ').trim().replace(/^\.+/, '');
   return [...safe].slice(0, MAX_TITLE_CHARS).join('').trim() || 'meeting';
 }

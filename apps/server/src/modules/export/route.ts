@@ -1,13 +1,11 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { TRPCError } from '@trpc/server';
-import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { EXPORT_FORMATS, exportFormatSchema, meetingIdSchema } from '@mbox/shared';
 import type { AppDeps } from '../../deps.js';
 import { errorBody } from '../../http/error-body.js';
-import { contextRequest, createContext } from '../../trpc/context.js';
-import { sessionUser } from '../../trpc/trpc.js';
+import { routeSessionUser } from '../../http/route-auth.js';
 import { exportMeeting } from './service.js';
 
 export const EXPORT_ROUTE = '/v1/meeting/:id/export';
@@ -35,14 +33,8 @@ export function registerExportRoute(app: FastifyInstance<Server, IncomingMessage
     // SubRip's type is no compressible one by mime-db's list; the text formats go out compressed alike.
     { compress: { encodings: ['br', 'gzip'], threshold: 1024, customTypes: /^application\/x-subrip\b/ } },
     async (request: FastifyRequest<{ Params: { id: string }; Querystring: Record<string, unknown> }>, reply) => {
-      let user;
-      try {
-        user = sessionUser(await createContext(deps, contextRequest(deps, request, reply)));
-      } catch (error) {
-        if (!(error instanceof TRPCError)) throw error;
-        const status = getHTTPStatusCodeFromError(error);
-        return reply.status(status).send(errorBody(status, error.message));
-      }
+      const user = await routeSessionUser(deps, request, reply);
+      if (!user) return reply;
       const unknown = Object.keys(request.query).filter((key) => key !== 'format');
       if (unknown.length) return inputError(reply, unknown[0]!, 'unknown parameter: only format is read');
       const format = exportFormatSchema.safeParse(request.query.format);

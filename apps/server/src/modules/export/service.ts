@@ -1,5 +1,13 @@
 import type { Readable } from 'node:stream';
-import { dayKey, DEFAULT_TIME_ZONE, isValidTimeZone, meetingExportSchema, type ExportFormat } from '@mbox/shared';
+import {
+  dayKey,
+  DEFAULT_TIME_ZONE,
+  isValidTimeZone,
+  meetingExportSchema,
+  type ExportFormat,
+  type MeetingDetail,
+  type SummaryList,
+} from '@mbox/shared';
 import type { AppDeps } from '../../deps.js';
 import type { AuthUser } from '../auth/service.js';
 import { getMeeting } from '../meeting/service.js';
@@ -27,6 +35,34 @@ export const EXPORT_CONTENT_TYPES: Record<ExportFormat, string> = {
   pdf: 'application/pdf',
 };
 
+/** The user's time zone, or the default when what is stored is not a zone this runtime knows. */
+export function exportTimeZone(user: Pick<AuthUser, 'timezone'>): string {
+  return isValidTimeZone(user.timezone) ? user.timezone : DEFAULT_TIME_ZONE;
+}
+
+/** What every format is written from: the meeting and its summaries as the owner's calls answer them. */
+async function loadExport(deps: AppDeps, user: Pick<AuthUser, 'id' | 'timezone'>, meetingId: string) {
+  const detail = await getMeeting(deps, user.id, meetingId);
+  const summaries = await listSummaries(deps, user.id, meetingId);
+  const timeZone = exportTimeZone(user);
+  return { detail, summaries, timeZone, day: dayKey(detail.meet.date, timeZone) };
+}
+
+/** The JSON export, checked like the calls' output schemas: the file holds exactly what they answer. */
+function jsonExport(detail: MeetingDetail, summaries: SummaryList): string {
+  return `${JSON.stringify(meetingExportSchema.parse({ meeting: detail, summaries }), null, 2)}\n`;
+}
+
+/** A meeting's JSON and Markdown exports, read once (the account's data export holds both). */
+export async function meetingJsonAndMarkdown(
+  deps: AppDeps,
+  user: Pick<AuthUser, 'id' | 'timezone'>,
+  meetingId: string,
+): Promise<{ json: string; markdown: string }> {
+  const { detail, summaries, timeZone } = await loadExport(deps, user, meetingId);
+  return { json: jsonExport(detail, summaries), markdown: toMarkdown(await exportDocument(detail, summaries, timeZone)) };
+}
+
 /**
  * The user's meeting as a file: what the owner sees in the app (an encrypted meeting's lines and
  * summaries opened with the server's key, as the meeting and summary calls answer them; a line that
@@ -40,15 +76,10 @@ export async function exportMeeting(
   format: ExportFormat,
   signal: AbortSignal,
 ): Promise<ExportFile> {
-  const detail = await getMeeting(deps, user.id, meetingId);
-  const summaries = await listSummaries(deps, user.id, meetingId);
-  const timeZone = isValidTimeZone(user.timezone) ? user.timezone : DEFAULT_TIME_ZONE;
-  const disposition = attachmentDisposition(detail.meet.title, dayKey(detail.meet.date, timeZone), format);
+  const { detail, summaries, timeZone, day } = await loadExport(deps, user, meetingId);
+  const disposition = attachmentDisposition(detail.meet.title, day, format);
   const file = (body: string | Readable): ExportFile => ({ disposition, contentType: EXPORT_CONTENT_TYPES[format], body });
-  if (format === 'json') {
-    // The same check as the calls' output schemas: the file holds exactly what they answer.
-    return file(`${JSON.stringify(meetingExportSchema.parse({ meeting: detail, summaries }), null, 2)}\n`);
-  }
+  if (format === 'json') return file(jsonExport(detail, summaries));
   const doc = await exportDocument(detail, summaries, timeZone);
   switch (format) {
     case 'md':

@@ -1,4 +1,4 @@
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Config } from '../../config.js';
 
@@ -37,8 +37,31 @@ export interface Mailer {
 /** Bounds of one SMTP conversation: a hung server makes the attempt fail (and retry), not the job hang. */
 const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 };
 
-export function outboxDir(config: Config): string {
+export function outboxDir(config: Pick<Config, 'DATA_DIR'>): string {
   return join(config.DATA_DIR, 'outbox');
+}
+
+/** The outbox file of a message: named after its Message-ID, so a resend replaces it. */
+function outboxFile(config: Pick<Config, 'DATA_DIR'>, messageId: string): string {
+  return join(outboxDir(config), `${messageId.replace(/[^\w.-]/g, '_')}.eml`);
+}
+
+/** Removes the outbox files of these messages (and a half-written one of each); answers how many existed. */
+export async function removeOutboxFiles(config: Pick<Config, 'DATA_DIR'>, messageIds: string[]): Promise<number> {
+  let removed = 0;
+  for (const messageId of messageIds) {
+    const file = outboxFile(config, messageId);
+    const existed = await rm(file).then(
+      () => true,
+      (error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return false;
+        throw error;
+      },
+    );
+    await rm(`${file}.tmp`, { force: true });
+    if (existed) removed++;
+  }
+  return removed;
 }
 
 function message(config: Config, mail: OutgoingMail) {
@@ -100,7 +123,7 @@ function outboxMailer(config: Config): Mailer {
     async send(mail) {
       const info = await (await transport).sendMail(message(config, mail));
       await mkdir(dir, { recursive: true });
-      const file = join(dir, `${mail.messageId.replace(/[^\w.-]/g, '_')}.eml`);
+      const file = outboxFile(config, mail.messageId);
       const temporary = `${file}.tmp`;
       await writeFile(temporary, info.message as Buffer);
       await rename(temporary, file);

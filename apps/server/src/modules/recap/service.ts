@@ -37,6 +37,15 @@ export async function queueRecap(deps: AppDeps, tx: Prisma.TransactionClient, me
   await deps.jobs.send('recap-send', { recapId: recap.id }, { tx });
 }
 
+/**
+ * The Message-IDs of the user's recaps, locked until the transaction ends: a recap being sent holds its
+ * row while it writes the outbox file, so this waits for that send, and a later one finds no row.
+ */
+export async function lockRecapMessageIds(tx: Prisma.TransactionClient, userId: string): Promise<string[]> {
+  const rows = await tx.$queryRaw<{ messageId: string }[]>`SELECT "messageId" FROM "Recap" WHERE "userId" = ${userId} FOR UPDATE`;
+  return rows.map((row) => row.messageId);
+}
+
 const SKIPPED_REASONS = {
   summary: 'Recap e-mails are off (Settings → General → Send summary)',
   'no-summary': 'The meeting was too short to summarise, and "send when there is no summary" is off',

@@ -19,14 +19,15 @@ export function dispositionFileName(header: string | null): string | null {
 }
 
 /**
- * Reads the export with the session cookie and hands it to the browser as a download, without leaving
- * the page. A 401 is retried after the session is refreshed, as tRPC calls are (the access cookie may
- * have expired while the page sat open); other failures throw HttpStatusError for the one error mapping.
+ * Reads a file the server answers for the signed-in user (a meeting's export, the account's data) with
+ * the session cookie and hands it to the browser as a download, without leaving the page. A 401 is
+ * retried after the session is refreshed, as tRPC calls are (the access cookie may have expired while
+ * the page sat open); other failures throw HttpStatusError for the one error mapping.
  */
-export async function downloadExport(meetingId: string, format: ExportFormat): Promise<void> {
+export async function downloadFile(path: string, fallbackName: string): Promise<void> {
   let response: Response;
   for (let retriesLeft = AUTH_RETRY_LIMIT; ; retriesLeft--) {
-    response = await fetch(meetingExportPath(meetingId, format), { credentials: 'same-origin' });
+    response = await fetch(path, { credentials: 'same-origin' });
     if (response.status !== 401 || retriesLeft === 0 || !(await refreshSession())) break;
   }
   if (!response.ok) throw new HttpStatusError(response.status);
@@ -34,10 +35,15 @@ export async function downloadExport(meetingId: string, format: ExportFormat): P
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
-  link.download = dispositionFileName(response.headers.get('content-disposition')) ?? `meeting.${format}`;
+  link.download = dispositionFileName(response.headers.get('content-disposition')) ?? fallbackName;
   document.body.append(link);
   link.click();
   link.remove();
   // The browser has taken the file once the click is handled; the URL is released a moment later.
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** A meeting's export in one format (the Export menu). */
+export function downloadExport(meetingId: string, format: ExportFormat): Promise<void> {
+  return downloadFile(meetingExportPath(meetingId, format), `meeting.${format}`);
 }

@@ -7,12 +7,14 @@ import { SubscribePlans } from '../plans/subscribe-plans';
 import { useBillingAccount, useCancelSubscription, useManageBilling, type BillingAccount } from '../plans/use-billing';
 import { formatValidUntil } from '../plans/valid-until';
 import { ConfirmDialog } from '../ui/confirm-dialog';
+import { AccountDataSection } from './account-data-section';
 import { ConnectedExtensionsSection, SessionsSection } from './sessions-section';
 import { useUserSettings } from './use-user-settings';
 
 /**
  * Settings › Account tab (spec §2): the plan choice for Basic users, the premium account otherwise;
- * then where the account is signed in and which extensions are connected (issue 13).
+ * then where the account is signed in and which extensions are connected, and the account's data
+ * (download, delete).
  */
 export default function AccountTab() {
   return (
@@ -20,6 +22,7 @@ export default function AccountTab() {
       <PlanSection />
       <SessionsSection />
       <ConnectedExtensionsSection />
+      <AccountDataSection />
     </div>
   );
 }
