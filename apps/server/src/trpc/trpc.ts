@@ -61,7 +61,18 @@ const callBoundary = t.middleware(async ({ ctx, path, getRawInput, next }) => {
   return result;
 });
 
-export const publicProcedure = t.procedure.use(callBoundary);
+/** Every procedure starts here; the levels below decide who may call. */
+const procedure = t.procedure.use(callBoundary);
+
+/**
+ * Calls anyone may make, signed in or not. An extension token is refused here too (403): it may only
+ * send transcripts, so it must never count as its owner, for instance on the public summarizers, where a
+ * signed-in caller is counted per account and premium is unlimited.
+ */
+export const publicProcedure = procedure.use(({ ctx, next }) => {
+  if (ctx.user?.via === 'extension') throw extensionTokenRefused();
+  return next();
+});
 
 /**
  * Calls the browser extension makes with its token: sending caption lines and capture gaps, ending a
@@ -69,13 +80,10 @@ export const publicProcedure = t.procedure.use(callBoundary);
  * check), naming why.
  */
 // tRPC merges the returned ctx into the current one.
-export const extensionProcedure = publicProcedure.use(({ ctx, next }) => next({ ctx: { user: signedInUser(ctx) } }));
+export const extensionProcedure = procedure.use(({ ctx, next }) => next({ ctx: { user: signedInUser(ctx) } }));
 
 /** Everything else, minting extension tokens included: a signed-in session (or Firebase ID token) only. */
-export const authedProcedure = extensionProcedure.use(({ ctx, next }) => {
-  sessionUser(ctx);
-  return next();
-});
+export const authedProcedure = publicProcedure.use(({ ctx, next }) => next({ ctx: { user: sessionUser(ctx) } }));
 
 /** The caller of an extensionProcedure call, or the refusal (401; 403 for a failed CSRF check). */
 export function signedInUser(ctx: Context): AuthUser {
@@ -86,13 +94,15 @@ export function signedInUser(ctx: Context): AuthUser {
 /** The caller of an authedProcedure call (routes outside tRPC sign in by it too), or the refusal. */
 export function sessionUser(ctx: Context): AuthUser {
   const user = signedInUser(ctx);
-  if (user.via === 'extension') {
-    throw new TRPCError({
-      code: 'FORBIDDEN',
-      message: 'Extension tokens may only send transcripts and end meetings: this call needs a signed-in session',
-    });
-  }
+  if (user.via === 'extension') throw extensionTokenRefused();
   return user;
+}
+
+function extensionTokenRefused(): TRPCError {
+  return new TRPCError({
+    code: 'FORBIDDEN',
+    message: 'Extension tokens may only send transcripts and end meetings: this call needs a signed-in session',
+  });
 }
 
 export const premiumProcedure = authedProcedure.use(({ ctx, next }) => {

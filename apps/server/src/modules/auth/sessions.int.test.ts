@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventSource } from 'eventsource';
 import { ACCESS_COOKIE, CSRF_COOKIE, REFRESH_COOKIE, type LoginOutput } from '@mbox/shared';
 import { startTestApp, type TestApp } from '../../test/app.js';
+import { fetchDocument, fillPath, operationsOf } from '../../test/openapi-document.js';
+import { appRouter } from '../../trpc/app-router.js';
 import { WebSession } from '../../test/web-session.js';
 import { credentialCache } from './credential-cache.js';
 
@@ -187,6 +189,63 @@ describe('extension token scope and lifetime', () => {
     }
     // A session token may still make the extension's calls.
     expect((await ingest(session, 'scope-2')).status).toBe(200);
+  });
+
+  it('is refused (403) on every call but the capture calls, public ones included, over REST and tRPC', async () => {
+    const refusal = 'Extension tokens may only send transcripts and end meetings: this call needs a signed-in session';
+    const capture = new Set(['POST /transcript/lines', 'POST /transcript/events', 'POST /transcript/end']);
+    // Calls outside the procedure ladder that take no credentials at all: Stripe signs its own.
+    const unauthenticated = new Set(['POST /stripe/webhook']);
+    const operations = operationsOf(await fetchDocument(app.url)).filter(
+      (op) => !capture.has(`${op.method} ${op.path}`) && !unauthenticated.has(`${op.method} ${op.path}`),
+    );
+    expect(operations.map((op) => `${op.method} ${op.path}`)).toEqual(
+      expect.arrayContaining(['GET /auth/config', 'POST /public/utils/summary', 'POST /public/utils/youtube', 'POST /auth/logout']),
+    );
+    for (const op of operations) {
+      const path = fillPath(op.path, Object.fromEntries(op.pathParams.map((p) => [p.name, 'x'])));
+      const answer = await app.rest<{ message: string }>(op.method, `/v1${path}`, {
+        token: extension,
+        body: op.method === 'GET' || op.method === 'DELETE' ? undefined : {},
+      });
+      expect(answer.status, `${op.method} ${op.path}: ${JSON.stringify(answer.body)}`).toBe(403);
+      expect(answer.body.message, `${op.method} ${op.path}`).toBe(refusal);
+    }
+
+    // Every tRPC procedure, subscriptions (SSE) included.
+    const procedures = Object.entries(appRouter._def.procedures as Record<string, { _def: { type: string } }>).filter(
+      ([name]) => !name.startsWith('transcript.'),
+    );
+    const headers = { authorization: `Bearer ${extension}`, 'content-type': 'application/json' };
+    for (const [name, { _def }] of procedures) {
+      const response =
+        _def.type === 'mutation'
+          ? await fetch(`${app.url}/trpc/${name}`, { method: 'POST', headers, body: '{}' })
+          : await fetch(`${app.url}/trpc/${name}?input=${encodeURIComponent('{}')}`, { headers });
+      const text = await response.text();
+      if (_def.type === 'subscription') {
+        // SSE answers 200 and sends the refusal as its one error event.
+        expect(text, name).toContain('serialized-error');
+        expect(text, name).toContain(refusal);
+      } else {
+        expect(response.status, `${name}: ${text.slice(0, 300)}`).toBe(403);
+        expect(text, name).toContain(refusal);
+      }
+    }
+  });
+
+  it('never counts as its owner on the public summarizers', async () => {
+    const owner = await app.deps.db.user.findUniqueOrThrow({ where: { email: 'ext@example.com' } });
+    await app.deps.db.user.update({ where: { id: owner.id }, data: { isPremium: true, premiumUntil: new Date(Date.now() + 30 * DAY) } });
+    credentialCache(app.deps).clear();
+    const text = 'The quarterly review covered hiring, the budget and the roadmap for the next two releases. '.repeat(4);
+    for (let i = 0; i < 12; i++) {
+      const answer = await app.rest('POST', '/v1/public/utils/summary', { token: extension, body: { text } });
+      expect(answer.status).toBe(403);
+    }
+    expect(await app.deps.db.dailyUsage.count({ where: { subject: owner.id } })).toBe(0);
+    // Without the token the same call is an anonymous one, counted by address.
+    expect((await app.rest('POST', '/v1/public/utils/summary', { body: { text } })).status).toBe(200);
   });
 
   it('expires after 90 days unused, and each use (at most once a minute) renews the 90 days', async () => {
