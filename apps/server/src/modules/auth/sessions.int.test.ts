@@ -213,7 +213,7 @@ describe('extension token scope and lifetime', () => {
     }
 
     // Every tRPC procedure, subscriptions (SSE) included.
-    const procedures = Object.entries(appRouter._def.procedures as Record<string, { _def: { type: string } }>).filter(
+    const procedures = Object.entries(appRouter._def.procedures as unknown as Record<string, { _def: { type: string } }>).filter(
       ([name]) => !name.startsWith('transcript.'),
     );
     const headers = { authorization: `Bearer ${extension}`, 'content-type': 'application/json' };
