@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { repoRoot } from './db/paths.js';
 
@@ -35,6 +36,40 @@ const rateLimit = (fallback: string) =>
       }
       return { max, windowMs };
     });
+
+/** Names proxy-addr (Fastify's trustProxy) gives to the loopback, link-local and private ranges. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** An IPv4 or IPv6 address, with or without a /prefix. */
+function isAddressOrNetwork(entry: string): boolean {
+  return entry.includes('/') ? ipaddr.isValidCIDR(entry) : ipaddr.isValid(entry);
+}
+
+/** TRUST_PROXY: false (no proxy), a hop count, or the proxies' addresses and networks. */
+const trustProxy = z.preprocess(emptyAsUndefined, z.string().optional()).transform((value, ctx): false | number | string[] => {
+  const text = (value ?? 'false').trim().toLowerCase();
+  if (text === 'false' || text === '0') return false;
+  if (text === 'true') {
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        "'true' would trust every X-Forwarded-For hop, so any client could choose its own address: give the number of " +
+        'reverse proxies in front of the server (e.g. 1) or their addresses (e.g. 127.0.0.1,10.0.0.0/8)',
+    });
+    return z.NEVER;
+  }
+  if (/^\d+$/.test(text)) return Number(text);
+  const entries = text.split(',').map((entry) => entry.trim()).filter(Boolean);
+  for (const entry of entries) {
+    if (!PROXY_RANGE_NAMES.has(entry) && !isAddressOrNetwork(entry)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `'${entry}' is not a hop count, an IP address, a CIDR network or one of loopback, linklocal, uniquelocal`,
+      });
+    }
+  }
+  return entries;
+});
 
 /** Every environment variable the server reads, validated once at start-up. */
 export const configSchema = z.object({
@@ -137,10 +172,12 @@ export const configSchema = z.object({
   /** Origin of the web app allowed to call the API cross-origin (dev server). */
   CORS_ORIGIN: optionalString,
   /**
-   * Read the client address from X-Forwarded-For (set only behind a reverse proxy that overwrites it):
-   * otherwise any client could pick its own address and dodge per-address daily limits.
+   * Which peers may tell the client address (X-Forwarded-For) and host (X-Forwarded-Host), as Fastify's
+   * trustProxy reads them: unset or `false` for none, the number of reverse proxies in front of the server
+   * (`1`), or their addresses and networks (`127.0.0.1,10.0.0.0/8`). Never every hop: then a client could
+   * pick its own address and dodge per-address limits.
    */
-  TRUST_PROXY: flag,
+  TRUST_PROXY: trustProxy,
 
   /**
    * Host names requests may be addressed to besides PUBLIC_URL's host and loopback names, comma-separated

@@ -33,6 +33,15 @@ export const RATE_LIMIT_BUCKETS: Bucket[] = [
   { name: 'shared', what: 'shared-meeting views', limit: 'RATE_LIMIT_SHARED', procedures: ['share.view'] },
 ];
 
+/**
+ * The client as per-address limits count it: an IPv4 address, or the /64 network of an IPv6 address
+ * (one subscriber's allocation, whose addresses it may rotate through at will). Burst and daily limits
+ * both key by it.
+ */
+export function clientAddressKey(ip: string): string {
+  return normalizeIP(ip, 64);
+}
+
 /** Prefix of the counters' keys in Redis. */
 const REDIS_NAMESPACE = 'mbox-rate-limit:';
 
@@ -74,7 +83,7 @@ export async function registerRateLimits(app: App, deps: AppDeps, procedures: Pr
     return {
       bucket,
       counts: (names: string[]) => names.filter((name) => procedureNames.has(name)).length,
-      hit: app.createRateLimit({ max, timeWindow: windowMs, keyGenerator: (request) => `${bucket.name}:${normalizeIP(request.ip)}` }),
+      hit: app.createRateLimit({ max, timeWindow: windowMs, keyGenerator: (request) => `${bucket.name}:${clientAddressKey(request.ip)}` }),
     };
   });
 

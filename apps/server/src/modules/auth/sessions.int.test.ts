@@ -404,7 +404,7 @@ describe('web session in cookies', () => {
 describe('local sign-in only from this machine', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await startTestApp({ PUBLIC_URL: 'https://mbox.example.org', TRUST_PROXY: true });
+    app = await startTestApp({ PUBLIC_URL: 'https://mbox.example.org', TRUST_PROXY: 1 });
   });
   afterAll(() => app.close());
 
@@ -436,7 +436,7 @@ describe('local sign-in only from this machine', () => {
   });
 
   it('lets an operator open local sign-in to the network on purpose (ALLOW_LOCAL_AUTH_ON_NETWORK)', async () => {
-    const open = await startTestApp({ ALLOW_LOCAL_AUTH_ON_NETWORK: true, TRUST_PROXY: true });
+    const open = await startTestApp({ ALLOW_LOCAL_AUTH_ON_NETWORK: true, TRUST_PROXY: 1 });
     try {
       const response = await fetch(`${open.url}/v1/auth/login`, {
         method: 'POST',

@@ -18,7 +18,7 @@ import type { z } from 'zod';
 import { sanitizeSummaryHtml, type ModelTier, type TranscriptTurn } from '../../ai/index.js';
 import type { AppDeps } from '../../deps.js';
 import { streamJob } from '../../stream-job.js';
-import { dailyLimit, takeDailyUseOrThrow } from '../../trpc/rate-limit.js';
+import { dailyLimit, dailySubject, takeDailyUseOrThrow } from '../../trpc/rate-limit.js';
 import type { AuthUser } from '../auth/service.js';
 import { callAi } from '../summary/ai-errors.js';
 import { countWords, extractArticle } from './extract.js';
@@ -276,8 +276,7 @@ export async function* streamSummarize(
 ): AsyncGenerator<SummarizeStreamEvent> {
   let giveBack: () => Promise<void>;
   try {
-    const subject = caller.user ? caller.user.id : `ip:${caller.ip}`;
-    giveBack = await takeDailyUseOrThrow(deps.db, subject, SUMMARIZER_KIND, summarizerLimit(caller.user));
+    giveBack = await takeDailyUseOrThrow(deps.db, dailySubject(caller), SUMMARIZER_KIND, summarizerLimit(caller.user));
   } catch (error) {
     yield { type: 'error', error: streamErrorMessage(deps, error) };
     return;
