@@ -399,6 +399,57 @@ describe('web session in cookies', () => {
     const connectionParams = encodeURIComponent(JSON.stringify({ token }));
     expect(await firstEvent({}, `?connectionParams=${connectionParams}`)).toMatch(/^error .*Sign in required/);
   });
+
+  it('needs the CSRF header for the mutations behind GET too: referral acceptance, checkout and portal links', async () => {
+    const referrer = await app.signIn('csrf-referrer@example.com');
+    const code = new URL((await app.rest<{ link: string }>('GET', '/v1/referral', { token: referrer })).body.link).searchParams.get('code');
+    const web = new WebSession(app.url);
+    await web.mutate('auth.signIn', { email: 'csrf-get@example.com' });
+    // What an <img src> on a page of another localhost port would send: the same-site cookies, no header.
+    for (const path of [`/v1/referral/${code}`, '/v1/subscription?planId=pro', '/v1/billing/portal']) {
+      const without = await web.request<{ message: string }>('GET', path, { csrf: false });
+      expect(without.status, `${path}: ${JSON.stringify(without.body)}`).toBe(403);
+      expect(without.body.message, path).toMatch(/^CSRF check failed/);
+    }
+    expect(await app.deps.db.referral.count({ where: { acceptor: { email: 'csrf-get@example.com' } } })).toBe(0);
+    // With it (a fetch of the web app's own pages), the call is made.
+    const accepted = await web.request<{ status: string }>('GET', `/v1/referral/${code}`);
+    expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
+    expect(accepted.body).toEqual({ status: 'accepted' });
+    // Bearer clients keep the plain GET.
+    const bearer = await app.signIn('csrf-get-bearer@example.com');
+    expect((await app.rest('GET', `/v1/referral/${code}`, { token: bearer })).status).toBe(200);
+  });
+
+  it('refuses a subscription by cookie from a page of another origin (Sec-Fetch-Site), not from its own', async () => {
+    const web = new WebSession(app.url);
+    await web.mutate('auth.signIn', { email: 'sse-site@example.com' });
+    const cookie = `${ACCESS_COOKIE}=${web.cookie(ACCESS_COOKIE)?.value}`;
+    /** The first event of an SSE answer: `connected`, or the error it sends instead. */
+    const firstEvent = async (path: string, headers: Record<string, string>) => {
+      const aborted = new AbortController();
+      const response = await fetch(`${app.url}/trpc/${path}`, { headers, signal: aborted.signal });
+      const reader = response.body!.getReader();
+      let text = '';
+      while (!/event: (connected|serialized-error)\ndata: .*\n/.test(text)) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += new TextDecoder().decode(value);
+      }
+      aborted.abort();
+      return text;
+    };
+    const input = encodeURIComponent(JSON.stringify({ meetingId: 'no-such-meeting', promptKey: 'summary' }));
+    for (const site of ['same-site', 'cross-site']) {
+      const refused = await firstEvent(`summary.generateStream?input=${input}`, { cookie, 'sec-fetch-site': site });
+      expect(refused, site).toContain('serialized-error');
+      expect(refused, site).toContain(`Cross-site check failed: a subscription signed in by cookie must come from a page of this server's own origin (Sec-Fetch-Site: ${site})`);
+      expect(await firstEvent('meeting.onChanged', { cookie, 'sec-fetch-site': site }), site).toContain('Cross-site check failed');
+    }
+    expect(await firstEvent('meeting.onChanged', { cookie, 'sec-fetch-site': 'same-origin' })).toMatch(/^event: connected/);
+    // Clients that send no Sec-Fetch-Site (not a browser) are not refused for it.
+    expect(await firstEvent('meeting.onChanged', { cookie })).toMatch(/^event: connected/);
+  });
 });
 
 describe('local sign-in only from this machine', () => {
