@@ -37,6 +37,12 @@ const rateLimit = (fallback: string) =>
       return { max, windowMs };
     });
 
+/** Comma-separated `host:port` pairs an outbound request may reach although private, local or on another port. */
+const hostPortList = commaList(
+  (host) => /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+):\d{1,5}$/.test(host),
+  'host:port (e.g. wiki.intranet:8080)',
+);
+
 /** Names proxy-addr (Fastify's trustProxy) gives to the loopback, link-local and private ranges. */
 const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
@@ -151,17 +157,12 @@ export const configSchema = z.object({
    * 80/443: comma-separated `host:port` (e.g. `wiki.intranet:8080,127.0.0.1:4100`). The only bypass
    * of the fetch's address checks (docs/summarizer.md).
    */
-  SUMMARIZER_ALLOWED_HOSTS: z
-    .preprocess(emptyAsUndefined, z.string().optional())
-    .transform((value, ctx) => {
-      const hosts = (value ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
-      for (const host of hosts) {
-        if (!/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+):\d{1,5}$/.test(host)) {
-          ctx.addIssue({ code: 'custom', message: `'${host}' is not host:port (e.g. wiki.intranet:8080)` });
-        }
-      }
-      return hosts;
-    }),
+  SUMMARIZER_ALLOWED_HOSTS: hostPortList,
+  /**
+   * The same for outgoing webhooks, kept apart: opening an intranet page to the summarizer must not
+   * let every user aim webhooks (a POST with a body they choose) at it (docs/webhooks.md).
+   */
+  WEBHOOK_ALLOWED_HOSTS: hostPortList,
   /** Whole-fetch deadline of a summarised web page, redirects and a slow body included. */
   SUMMARIZER_FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(120000).default(10000),
   /** Largest web page (bytes) the link summarizer reads; larger pages are refused. */
