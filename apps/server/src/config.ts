@@ -214,6 +214,12 @@ export const configSchema = z.object({
   RATE_LIMIT_SUMMARIZER: rateLimit('20/1m'),
   /** Shared-meeting views (GET /v1/shared/{token}) per client address: tokens cannot be probed in bulk. */
   RATE_LIMIT_SHARED: rateLimit('60/1m'),
+  /** Webhook test pings per client address: each is a signed POST the server sends to a host the user names. */
+  RATE_LIMIT_WEBHOOK_TEST: rateLimit('10/1h'),
+  /** Stripe Checkout and customer-portal links per client address: each is a call to Stripe's API. */
+  RATE_LIMIT_CHECKOUT: rateLimit('20/1h'),
+  /** YouTube video look-ups (GET /v1/utils/youtube) per client address: each is a request to YouTube. */
+  RATE_LIMIT_YOUTUBE_INFO: rateLimit('30/1m'),
 });
 
 export type Config = z.infer<typeof configSchema>;
