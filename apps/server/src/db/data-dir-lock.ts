@@ -1,6 +1,14 @@
 import { closeSync, constants, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { lazyRequire } from '../lazy-require.js';
+
+/** The part of fs-native-extensions (a native addon with prebuilt binaries, no types) the lock uses. */
+interface NativeLocks {
+  /** Takes an exclusive advisory lock on the open file `fd` without waiting: false when another open file holds it. */
+  tryLock(fd: number): boolean;
+}
+const nativeLocks = lazyRequire<NativeLocks>('fs-native-extensions');
 
 /**
  * PGlite takes no lock on its directory (its postmaster.pid holds a fake PID), so two servers on one
@@ -18,13 +26,12 @@ export const LOCK_FILE = 'mbox-server.lock';
  * (PID 1 in a container), changes nothing. Returns the release, which closes the file.
  */
 export async function lockDataDir(dir: string): Promise<() => Promise<void>> {
-  const { tryLock } = await import('fs-native-extensions');
   const path = join(dir, LOCK_FILE);
   // Never truncated before it is locked: the holder's details stay readable for the refusal.
   const fd = openSync(path, constants.O_RDWR | constants.O_CREAT, 0o644);
   let locked: boolean;
   try {
-    locked = tryLock(fd);
+    locked = nativeLocks().tryLock(fd);
   } catch (error) {
     closeSync(fd);
     throw new Error(`Cannot lock ${path} (${(error as Error).message}): DATA_DIR must be on a file system that supports file locks`, {
