@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ACCESS_COOKIE, CSRF_COOKIE, CSRF_HEADER } from '@mbox/shared';
 import type { AppDeps } from '../deps.js';
 import { csrfMatches, type CookieJar } from '../modules/auth/cookies.js';
-import { authenticateBearer, type AuthUser } from '../modules/auth/service.js';
+import { authenticateBearer, FirebaseAccountRefused, type AuthUser } from '../modules/auth/service.js';
 import { authenticateAccessToken, CredentialRefused } from '../modules/auth/sessions.js';
 
 export interface Context {
@@ -138,6 +138,8 @@ export async function createContext(deps: AppDeps, request: ContextRequest): Pro
     return { ...base, user, sessionId, authRefusal: null };
   } catch (error) {
     if (!(error instanceof CredentialRefused)) throw error;
+    // A genuine Firebase user whose account may not sign in here: signing in again would not help.
+    if (error instanceof FirebaseAccountRefused) return anonymous({ code: 'FORBIDDEN', message: error.message });
     return anonymous({ code: 'UNAUTHORIZED', message: `Sign in required: ${error.message}` });
   }
 }
