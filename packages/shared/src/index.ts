@@ -30,3 +30,4 @@ export * from './share.js';
 export * from './export.js';
 export * from './ask.js';
 export * from './search.js';
+export * from './redirect.js';
