@@ -258,6 +258,50 @@ export async function startAuthEmulator(
   return { projectId, host, url, output: () => output.toString(), stop };
 }
 
+/** A Firebase user signed in through the emulator: its ID token and uid. */
+export interface EmulatorSignIn {
+  idToken: string;
+  localId: string;
+  email: string;
+}
+
+async function identityToolkit(emulator: AuthEmulator, call: string, body: unknown): Promise<EmulatorSignIn> {
+  const response = await fetch(`${emulator.url}/identitytoolkit.googleapis.com/v1/accounts:${call}?key=demo-key`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const answer = (await response.json()) as EmulatorSignIn;
+  if (!response.ok) throw new Error(`accounts:${call} answered ${response.status}: ${JSON.stringify(answer)}`);
+  return answer;
+}
+
+/**
+ * Signs in with Google as the web app's popup would: the emulator takes an unsigned Google ID token
+ * (the JSON of its claims). A Google account's address is verified unless `emailVerified` says not.
+ */
+export function signInWithGoogle(
+  emulator: AuthEmulator,
+  account: { email: string; sub?: string; emailVerified?: boolean; name?: string },
+): Promise<EmulatorSignIn> {
+  const claims = {
+    sub: account.sub ?? `google-${account.email}`,
+    email: account.email,
+    email_verified: account.emailVerified ?? true,
+    ...(account.name ? { name: account.name } : {}),
+  };
+  return identityToolkit(emulator, 'signInWithIdp', {
+    postBody: `providerId=google.com&id_token=${encodeURIComponent(JSON.stringify(claims))}`,
+    requestUri: 'http://localhost',
+    returnSecureToken: true,
+  });
+}
+
+/** Creates an e-mail/password account, whose address nobody has verified: anyone can sign up with any address. */
+export function signUpWithPassword(emulator: AuthEmulator, email: string, password = 'correct horse battery'): Promise<EmulatorSignIn> {
+  return identityToolkit(emulator, 'signUp', { email, password, returnSecureToken: true });
+}
+
 const invokedDirectly = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
 if (invokedDirectly) {
   const log: Log = (message) => console.error(message);

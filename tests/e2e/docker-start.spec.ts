@@ -7,7 +7,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { startAuthEmulator, type AuthEmulator } from '../../scripts/firebase-emulator.js';
+import { signInWithGoogle, startAuthEmulator, type AuthEmulator } from '../../scripts/firebase-emulator.js';
 import { repoRoot } from '../../apps/server/src/db/paths.js';
 import { webDist } from './support/browser.js';
 
@@ -238,12 +238,7 @@ describe('the Docker image start command, run as a process on PostgreSQL', () =>
     expect(check.status, check.stderr).toBe(0);
 
     // A Google account signs in: its Firebase ID token is accepted and the account is created.
-    const signUp = await fetch(`${emulator.url}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=demo-key`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'docker@example.com', password: 'correct horse battery', returnSecureToken: true }),
-    });
-    const { idToken } = (await signUp.json()) as { idToken: string };
+    const { idToken } = await signInWithGoogle(emulator, { email: 'docker@example.com' });
     const me = await fetch(`${base}/v1/auth/me`, { headers: { authorization: `Bearer ${idToken}` } });
     expect(me.status, await me.clone().text()).toBe(200);
     expect(((await me.json()) as { email: string }).email).toBe('docker@example.com');

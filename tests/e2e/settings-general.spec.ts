@@ -21,7 +21,7 @@ describe('Settings › General tab', () => {
   beforeAll(async () => {
     await mkdir(SHOTS, { recursive: true });
     receiver = await startWebhookReceiver();
-    app = await startWebApp({ SUMMARIZER_ALLOWED_HOSTS: [receiver.host] });
+    app = await startWebApp({ WEBHOOK_ALLOWED_HOSTS: [receiver.host] });
     browser = await launchBrowser();
   });
 

@@ -16,6 +16,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import { fastifyTRPCOpenApiPlugin } from 'trpc-to-openapi';
 import { MAX_REQUEST_URL_LENGTH } from '@mbox/shared';
 import { repoRoot } from './db/paths.js';
+import type { Config } from './config.js';
 import type { AppDeps } from './deps.js';
 import { errorBody } from './http/error-body.js';
 import { RequestLogController, lazyChildLogger } from './http/logger.js';
@@ -62,11 +63,20 @@ function jsonDepth(text: string): number {
 const EXTENSION_ZIP_DIR = join(repoRoot, 'apps/extension/dist-zip');
 const EXTENSION_ZIP_NAME = /^mbox-extension-[\w.-]+\.zip$/;
 
+/**
+ * TRUST_PROXY as Fastify's trustProxy. A hop count trusts that many hops of X-Forwarded-For, counted from
+ * this server: Fastify's own number option now trusts none (it cannot check the peer), so the count is
+ * given as the function it stands for. It suits a server only its proxies can reach; else list them.
+ */
+function trustProxyOption(trust: Config['TRUST_PROXY']): false | string[] | ((address: string, hop: number) => boolean) {
+  return typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
+}
+
 export async function buildApp(deps: AppDeps, options: { webDist?: string | null; extensionZipDir?: string } = {}) {
   const app = Fastify({
     loggerInstance: deps.log,
     bodyLimit: BODY_LIMIT,
-    trustProxy: deps.config.TRUST_PROXY,
+    trustProxy: trustProxyOption(deps.config.TRUST_PROXY),
     // Long-lived subscription streams must not hold up shutdown; they end on deps.shutdown.
     forceCloseConnections: 'idle',
     // Unique across restarts and instances: a 500 shows it, and it finds the log lines of the request.

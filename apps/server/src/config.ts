@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { repoRoot } from './db/paths.js';
 
@@ -38,6 +39,45 @@ const rateLimit = (fallback: string) =>
 
 /** Daily token budgets are counted in a 32-bit column: larger budgets are refused, not wrapped. */
 const MAX_DAILY_TOKENS = 2_000_000_000;
+/** Comma-separated `host:port` pairs an outbound request may reach although private, local or on another port. */
+const hostPortList = commaList(
+  (host) => /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+):\d{1,5}$/.test(host),
+  'host:port (e.g. wiki.intranet:8080)',
+);
+
+/** Names proxy-addr (Fastify's trustProxy) gives to the loopback, link-local and private ranges. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** An IPv4 or IPv6 address, with or without a /prefix. */
+function isAddressOrNetwork(entry: string): boolean {
+  return entry.includes('/') ? ipaddr.isValidCIDR(entry) : ipaddr.isValid(entry);
+}
+
+/** TRUST_PROXY: false (no proxy), a hop count, or the proxies' addresses and networks. */
+const trustProxy = z.preprocess(emptyAsUndefined, z.string().optional()).transform((value, ctx): false | number | string[] => {
+  const text = (value ?? 'false').trim().toLowerCase();
+  if (text === 'false' || text === '0') return false;
+  if (text === 'true') {
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        "'true' would trust every X-Forwarded-For hop, so any client could choose its own address: give the number of " +
+        'reverse proxies in front of the server (e.g. 1) or their addresses (e.g. 127.0.0.1,10.0.0.0/8)',
+    });
+    return z.NEVER;
+  }
+  if (/^\d+$/.test(text)) return Number(text);
+  const entries = text.split(',').map((entry) => entry.trim()).filter(Boolean);
+  for (const entry of entries) {
+    if (!PROXY_RANGE_NAMES.has(entry) && !isAddressOrNetwork(entry)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `'${entry}' is not a hop count, an IP address, a CIDR network or one of loopback, linklocal, uniquelocal`,
+      });
+    }
+  }
+  return entries;
+});
 
 /** Every environment variable the server reads, validated once at start-up. */
 export const configSchema = z.object({
@@ -132,17 +172,12 @@ export const configSchema = z.object({
    * 80/443: comma-separated `host:port` (e.g. `wiki.intranet:8080,127.0.0.1:4100`). The only bypass
    * of the fetch's address checks (docs/summarizer.md).
    */
-  SUMMARIZER_ALLOWED_HOSTS: z
-    .preprocess(emptyAsUndefined, z.string().optional())
-    .transform((value, ctx) => {
-      const hosts = (value ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
-      for (const host of hosts) {
-        if (!/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+):\d{1,5}$/.test(host)) {
-          ctx.addIssue({ code: 'custom', message: `'${host}' is not host:port (e.g. wiki.intranet:8080)` });
-        }
-      }
-      return hosts;
-    }),
+  SUMMARIZER_ALLOWED_HOSTS: hostPortList,
+  /**
+   * The same for outgoing webhooks, kept apart: opening an intranet page to the summarizer must not
+   * let every user aim webhooks (a POST with a body they choose) at it (docs/webhooks.md).
+   */
+  WEBHOOK_ALLOWED_HOSTS: hostPortList,
   /** Whole-fetch deadline of a summarised web page, redirects and a slow body included. */
   SUMMARIZER_FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(120000).default(10000),
   /** Largest web page (bytes) the link summarizer reads; larger pages are refused. */
@@ -153,10 +188,12 @@ export const configSchema = z.object({
   /** Origin of the web app allowed to call the API cross-origin (dev server). */
   CORS_ORIGIN: optionalString,
   /**
-   * Read the client address from X-Forwarded-For (set only behind a reverse proxy that overwrites it):
-   * otherwise any client could pick its own address and dodge per-address daily limits.
+   * Which peers may tell the client address (X-Forwarded-For) and host (X-Forwarded-Host), as Fastify's
+   * trustProxy reads them: unset or `false` for none, the number of reverse proxies in front of the server
+   * (`1`), or their addresses and networks (`127.0.0.1,10.0.0.0/8`). Never every hop: then a client could
+   * pick its own address and dodge per-address limits.
    */
-  TRUST_PROXY: flag,
+  TRUST_PROXY: trustProxy,
 
   /**
    * Host names requests may be addressed to besides PUBLIC_URL's host and loopback names, comma-separated
@@ -192,6 +229,12 @@ export const configSchema = z.object({
   RATE_LIMIT_SUMMARIZER: rateLimit('20/1m'),
   /** Shared-meeting views (GET /v1/shared/{token}) per client address: tokens cannot be probed in bulk. */
   RATE_LIMIT_SHARED: rateLimit('60/1m'),
+  /** Webhook test pings per client address: each is a signed POST the server sends to a host the user names. */
+  RATE_LIMIT_WEBHOOK_TEST: rateLimit('10/1h'),
+  /** Stripe Checkout and customer-portal links per client address: each is a call to Stripe's API. */
+  RATE_LIMIT_CHECKOUT: rateLimit('20/1h'),
+  /** YouTube video look-ups (GET /v1/utils/youtube) per client address: each is a request to YouTube. */
+  RATE_LIMIT_YOUTUBE_INFO: rateLimit('30/1m'),
 });
 
 export type Config = z.infer<typeof configSchema>;

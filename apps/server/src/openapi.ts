@@ -175,9 +175,10 @@ function errorStatusesOf(method: string, operation: Operation, procedure: Proced
   // Fastify reads the body of every write call, whether the call takes one or not: not JSON, not an
   // object, too deep (400), too large (413), of another type (415).
   if (method !== 'get') [400, 413, 415].forEach((s) => statuses.add(s));
-  if (operation.security?.length) [401, 403].forEach((s) => statuses.add(s));
-  // A state-changing call (a mutation, also behind GET) from a browser page of a foreign origin.
-  if (method !== 'get' || procedure?.type === 'mutation') statuses.add(403);
+  if (operation.security?.length) statuses.add(401);
+  // Any call made with an extension token, public ones included (only the capture calls take one), and
+  // a state-changing call (a mutation, also behind GET) from a browser page of a foreign origin.
+  statuses.add(403);
   // Any request whose Host is not a name of this server (http/request-guards.ts).
   statuses.add(421);
   // Rate limits may apply to any call (sign-in, token minting, referrals, summarizers, deployments' own).

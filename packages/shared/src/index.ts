@@ -33,3 +33,4 @@ export * from './ask.js';
 export * from './ai-usage.js';
 export * from './search.js';
 export * from './account.js';
+export * from './redirect.js';

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort, spawnServer, startServer } from '../test/server-process.js';
 import { LOCK_FILE, lockDataDir } from './data-dir-lock.js';
+import { repoRoot } from './paths.js';
 
 /** The id of a process that has just exited: what a crashed server leaves in its lock file. */
 async function deadPid(): Promise<number> {
@@ -14,7 +15,7 @@ async function deadPid(): Promise<number> {
   return child.pid!;
 }
 
-describe('one server per embedded database directory (issue 13, item 5)', () => {
+describe('one server per embedded database directory', () => {
   const dirs: string[] = [];
   const tempDir = async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'mbox-lock-'));
@@ -25,29 +26,82 @@ describe('one server per embedded database directory (issue 13, item 5)', () => 
     for (const dir of dirs) await rm(dir, { recursive: true, force: true });
   });
 
-  it('refuses a directory a live process holds, takes over a stale lock, and releases on close', async () => {
+  it('refuses a directory another open lock holds, and is free again once it is released', async () => {
     const dir = await tempDir();
     const release = await lockDataDir(dir);
+    // The lock belongs to the open file, not the process: a second opener in this very process is refused too.
     await expect(lockDataDir(dir)).rejects.toThrow(`Another Mbox server (PID ${process.pid}) is using the database in ${dir}`);
     await release();
-    const again = await lockDataDir(dir);
-    await again();
-
-    const lockPath = path.join(dir, LOCK_FILE);
-    const dead = await deadPid();
-    await writeFile(lockPath, JSON.stringify({ pid: dead, host: hostname(), since: new Date().toISOString() }));
-    const takenOver = await lockDataDir(dir);
-    expect(JSON.parse(await readFile(lockPath, 'utf8'))).toMatchObject({ pid: process.pid });
-    await takenOver();
-    // An unreadable file holds nothing either.
-    await writeFile(lockPath, 'garbage');
+    expect(await readFile(path.join(dir, LOCK_FILE), 'utf8')).toBe('');
     await (await lockDataDir(dir))();
+  });
+
+  it('is never blocked by what a stale lock file says: a dead PID, a live unrelated PID, its own PID, garbage', async () => {
+    const dir = await tempDir();
+    const lockPath = path.join(dir, LOCK_FILE);
+    // An unrelated process that is alive: after a reboot the PID a crashed server wrote may be anyone's.
+    const unrelated = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)']);
+    try {
+      const holders = [
+        JSON.stringify({ pid: await deadPid(), host: hostname(), since: '2026-01-01' }),
+        JSON.stringify({ pid: unrelated.pid, host: hostname(), since: '2026-01-01' }),
+        // In a container the crashed server and the new one are both PID 1.
+        JSON.stringify({ pid: process.pid, host: hostname(), since: '2026-01-01' }),
+        JSON.stringify({ pid: 4242, host: 'another-host', since: '2026-01-01' }),
+        'garbage',
+      ];
+      for (const holder of holders) {
+        await writeFile(lockPath, holder);
+        const release = await lockDataDir(dir);
+        expect(JSON.parse(await readFile(lockPath, 'utf8')), holder).toMatchObject({ pid: process.pid, host: hostname() });
+        await release();
+      }
+    } finally {
+      unrelated.kill('SIGKILL');
+    }
+  });
+
+  it('is released by the operating system when its holder dies, even by kill -9', { timeout: 60_000 }, async () => {
+    const dir = await tempDir();
+    const holder = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '--input-type=module',
+        '-e',
+        `const { lockDataDir } = await import(${JSON.stringify(path.resolve(import.meta.dirname, 'data-dir-lock.ts'))});
+         await lockDataDir(${JSON.stringify(dir)});
+         console.log('locked');
+         setTimeout(() => {}, 120_000);`,
+      ],
+      { cwd: repoRoot },
+    );
+    let output = '';
+    holder.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    holder.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise((resolve) => holder.on('exit', resolve));
+    try {
+      const deadline = Date.now() + 45_000;
+      while (!output.includes('locked')) {
+        if (holder.exitCode !== null || Date.now() > deadline) throw new Error(`the holder did not lock:\n${output}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      await expect(lockDataDir(dir)).rejects.toThrow(`Another Mbox server (PID ${holder.pid}) is using the database in ${dir}`);
+      holder.kill('SIGKILL');
+      await exited;
+      // Nothing to delete by hand: the file is still there, naming the dead holder, and the lock is free.
+      expect(JSON.parse(await readFile(path.join(dir, LOCK_FILE), 'utf8'))).toMatchObject({ pid: holder.pid });
+      await (await lockDataDir(dir))();
+    } finally {
+      if (holder.exitCode === null) holder.kill('SIGKILL');
+    }
   });
 
   it('a second server on the same DATA_DIR refuses to start; the first keeps every acknowledged line', { timeout: 240_000 }, async () => {
     const dataDir = await tempDir();
-    // A crashed server's lock does not block the start.
-    await writeFile(path.join(dataDir, LOCK_FILE), JSON.stringify({ pid: await deadPid(), host: hostname(), since: '2026-01-01' }));
+    // A crashed server's lock does not block the start, even when the PID it names is alive (this test runner).
+    await writeFile(path.join(dataDir, LOCK_FILE), JSON.stringify({ pid: process.pid, host: hostname(), since: '2026-01-01' }));
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     const first = await startServer(dataDir, port);

@@ -1,7 +1,14 @@
-import { readFile, unlink, writeFile } from 'node:fs/promises';
-import { unlinkSync } from 'node:fs';
+import { closeSync, constants, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { lazyRequire } from '../lazy-require.js';
+
+/** The part of fs-native-extensions (a native addon with prebuilt binaries, no types) the lock uses. */
+interface NativeLocks {
+  /** Takes an exclusive advisory lock on the open file `fd` without waiting: false when another open file holds it. */
+  tryLock(fd: number): boolean;
+}
+const nativeLocks = lazyRequire<NativeLocks>('fs-native-extensions');
 
 /**
  * PGlite takes no lock on its directory (its postmaster.pid holds a fake PID), so two servers on one
@@ -9,79 +16,55 @@ import { join } from 'node:path';
  */
 export const LOCK_FILE = 'mbox-server.lock';
 
-interface LockHolder {
-  pid: number;
-  host: string;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-async function readHolder(path: string): Promise<{ text: string; holder: LockHolder | null } | null> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
-  try {
-    const parsed = JSON.parse(text) as Partial<LockHolder>;
-    const valid = Number.isInteger(parsed.pid) && typeof parsed.host === 'string';
-    return { text, holder: valid ? { pid: parsed.pid!, host: parsed.host! } : null };
-  } catch {
-    return { text, holder: null };
-  }
-}
-
 /**
- * Takes the directory for this process, or throws naming the server that holds it. A lock left by a
- * process that is gone (a crash, a kill -9) is taken over; one from another machine (a shared disk)
- * cannot be checked and is respected. Returns the release, also run when the process exits.
+ * Takes the directory for this process, or throws naming the server that holds it. The lock is an
+ * advisory lock the operating system holds on the open file (an open-file-description lock on Linux,
+ * flock on macOS, LockFileEx on Windows, through fs-native-extensions) for as long as the file stays
+ * open: it goes away with the process, however that ends (a crash, kill -9, a reboot, a container
+ * restart), so a stale lock never blocks a start. What the file says (PID, host) only names the holder
+ * in the refusal; it is never trusted, so a PID reused after a reboot, or equal to this process's own
+ * (PID 1 in a container), changes nothing. Returns the release, which closes the file.
  */
 export async function lockDataDir(dir: string): Promise<() => Promise<void>> {
   const path = join(dir, LOCK_FILE);
-  const own = JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString() });
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await writeFile(path, own, { flag: 'wx' });
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt === 3) throw error;
-    }
-    const found = await readHolder(path);
-    if (!found) continue;
-    const { holder } = found;
-    if (holder && (holder.host !== hostname() || isAlive(holder.pid))) {
-      const who = holder.host === hostname() ? `PID ${holder.pid}` : `PID ${holder.pid} on ${holder.host}`;
-      throw new Error(
-        `Another Mbox server (${who}) is using the database in ${dir}. Stop it first or give this server its own DATA_DIR; ` +
-          `two servers on one embedded database lose data. If that server is gone, delete ${path}.`,
-      );
-    }
-    // Stale (its process is gone) or unreadable: remove it unless another starter replaced it meanwhile.
-    const again = await readHolder(path);
-    if (again?.text === found.text) await unlink(path).catch(() => {});
+  // Never truncated before it is locked: the holder's details stay readable for the refusal.
+  const fd = openSync(path, constants.O_RDWR | constants.O_CREAT, 0o644);
+  let locked: boolean;
+  try {
+    locked = nativeLocks().tryLock(fd);
+  } catch (error) {
+    closeSync(fd);
+    throw new Error(`Cannot lock ${path} (${(error as Error).message}): DATA_DIR must be on a file system that supports file locks`, {
+      cause: error,
+    });
   }
+  if (!locked) {
+    closeSync(fd);
+    throw new Error(
+      `Another Mbox server (${describeHolder(path)}) is using the database in ${dir}. Stop it first or give this server ` +
+        'its own DATA_DIR; two servers on one embedded database lose data.',
+    );
+  }
+  ftruncateSync(fd, 0);
+  writeSync(fd, JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString() }), 0);
 
-  const releaseOnExit = () => {
-    try {
-      unlinkSync(path);
-    } catch {
-      // Already gone.
-    }
-  };
-  process.once('exit', releaseOnExit);
+  let open = true;
   return async () => {
-    process.off('exit', releaseOnExit);
-    const found = await readHolder(path);
-    if (found?.text === own) await unlink(path).catch(() => {});
+    if (!open) return;
+    open = false;
+    // Emptied while still held, so the file never names a server that has stopped.
+    ftruncateSync(fd, 0);
+    closeSync(fd);
   };
+}
+
+/** "PID 4242", or "PID 4242 on host-b" for a holder on another machine (a shared disk); the file is only informative. */
+function describeHolder(path: string): string {
+  try {
+    const { pid, host } = JSON.parse(readFileSync(path, 'utf8')) as { pid?: unknown; host?: unknown };
+    if (!Number.isInteger(pid)) return 'PID unknown';
+    return typeof host === 'string' && host !== hostname() ? `PID ${String(pid)} on ${host}` : `PID ${String(pid)}`;
+  } catch {
+    return 'PID unknown';
+  }
 }

@@ -16,6 +16,9 @@ const LIMITS: Partial<Config> = {
   RATE_LIMIT_TOKENS: perMinute(2),
   RATE_LIMIT_REFERRAL: { max: 2, windowMs: 3_600_000 },
   RATE_LIMIT_SUMMARIZER: perMinute(2),
+  RATE_LIMIT_WEBHOOK_TEST: { max: 2, windowMs: 3_600_000 },
+  RATE_LIMIT_CHECKOUT: { max: 2, windowMs: 3_600_000 },
+  RATE_LIMIT_YOUTUBE_INFO: perMinute(2),
 };
 
 let lastAddress = 0;
@@ -146,6 +149,25 @@ describe.each([
     const summarize = () => call(app.url, client, 'POST', '/v1/public/utils/summary', { body: {} });
     for (let i = 0; i < 2; i++) expect((await summarize()).status).toBe(400);
     expectLimited(await summarize(), /^Too many summaries/, 60);
+  });
+
+  it('limits webhook test pings, payment links and YouTube look-ups', async () => {
+    const client = newAddress();
+    // Counted before the call runs, whatever it then answers (an unknown webhook, payments not configured).
+    const ping = () => call(app.url, client, 'POST', '/v1/webhooks/no-such-webhook/test', { token, body: {} });
+    for (let i = 0; i < 2; i++) expect((await ping()).status).toBe(404);
+    expectLimited(await ping(), /^Too many webhook tests from your address/, 3600);
+
+    const checkout = await call(app.url, client, 'GET', '/v1/subscription?planID=pro', { token });
+    expect(checkout.status).not.toBe(429);
+    expect((await call(app.url, client, 'GET', '/v1/billing/portal', { token })).status).not.toBe(429);
+    expectLimited(await call(app.url, client, 'GET', '/v1/subscription?planID=pro', { token }), /^Too many payment page requests/, 3600);
+
+    const lookUp = () => call(app.url, client, 'GET', `/v1/utils/youtube?link=${encodeURIComponent('https://example.com/not-youtube')}`, { token });
+    for (let i = 0; i < 2; i++) expect((await lookUp()).status).toBe(400);
+    expectLimited(await lookUp(), /^Too many YouTube look-ups/, 60);
+    // Other clients are not affected.
+    expect((await call(app.url, newAddress(), 'POST', '/v1/webhooks/no-such-webhook/test', { token, body: {} })).status).toBe(404);
   });
 
   it('starts a new window once the old one has passed, and deletes expired counters', async () => {

@@ -15,7 +15,7 @@ interface Bucket {
   name: string;
   /** What the 429 message says there were too many of. */
   what: string;
-  limit: keyof Pick<Config, 'RATE_LIMIT_SIGN_IN' | 'RATE_LIMIT_TOKENS' | 'RATE_LIMIT_REFERRAL' | 'RATE_LIMIT_SUMMARIZER' | 'RATE_LIMIT_SHARED'>;
+  limit: Extract<keyof Config, `RATE_LIMIT_${string}`>;
   procedures: string[];
 }
 
@@ -31,7 +31,19 @@ export const RATE_LIMIT_BUCKETS: Bucket[] = [
     procedures: ['tools.summary', 'tools.youtube', 'tools.publicSummary', 'tools.publicYoutube', 'tools.summarizeStream'],
   },
   { name: 'shared', what: 'shared-meeting views', limit: 'RATE_LIMIT_SHARED', procedures: ['share.view'] },
+  { name: 'webhook-test', what: 'webhook tests', limit: 'RATE_LIMIT_WEBHOOK_TEST', procedures: ['webhooks.test'] },
+  { name: 'checkout', what: 'payment page requests', limit: 'RATE_LIMIT_CHECKOUT', procedures: ['billing.subscribe', 'billing.portal'] },
+  { name: 'youtube-info', what: 'YouTube look-ups', limit: 'RATE_LIMIT_YOUTUBE_INFO', procedures: ['tools.youtubeInfo'] },
 ];
+
+/**
+ * The client as per-address limits count it: an IPv4 address, or the /64 network of an IPv6 address
+ * (one subscriber's allocation, whose addresses it may rotate through at will). Burst and daily limits
+ * both key by it.
+ */
+export function clientAddressKey(ip: string): string {
+  return normalizeIP(ip, 64);
+}
 
 /** Prefix of the counters' keys in Redis. */
 const REDIS_NAMESPACE = 'mbox-rate-limit:';
@@ -42,9 +54,9 @@ function retryIn(seconds: number): string {
 }
 
 /**
- * Per-client-address limits (@fastify/rate-limit) on sign-in, token minting, referral acceptance and
- * the summarizers. Counters live in Redis when REDIS_URL is set, else in the database (RateLimitHit),
- * so every instance of a deployment counts together. Answers 429 with Retry-After.
+ * Per-client-address limits (@fastify/rate-limit) on the calls of RATE_LIMIT_BUCKETS. Counters live in
+ * Redis when REDIS_URL is set, else in the database (RateLimitHit), so every instance of a deployment
+ * counts together. Answers 429 with Retry-After.
  */
 export async function registerRateLimits(app: App, deps: AppDeps, procedures: ProcedureResolver): Promise<void> {
   for (const bucket of RATE_LIMIT_BUCKETS) {
@@ -74,7 +86,7 @@ export async function registerRateLimits(app: App, deps: AppDeps, procedures: Pr
     return {
       bucket,
       counts: (names: string[]) => names.filter((name) => procedureNames.has(name)).length,
-      hit: app.createRateLimit({ max, timeWindow: windowMs, keyGenerator: (request) => `${bucket.name}:${normalizeIP(request.ip)}` }),
+      hit: app.createRateLimit({ max, timeWindow: windowMs, keyGenerator: (request) => `${bucket.name}:${clientAddressKey(request.ip)}` }),
     };
   });
 

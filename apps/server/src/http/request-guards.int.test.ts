@@ -93,7 +93,7 @@ describe('Host allow-list (DNS rebinding)', () => {
   });
 
   it('checks the forwarded host behind a trusted proxy', async () => {
-    const proxied = await startTestApp({ PUBLIC_URL: 'https://mbox.example.org', TRUST_PROXY: true });
+    const proxied = await startTestApp({ PUBLIC_URL: 'https://mbox.example.org', TRUST_PROXY: 1 });
     try {
       const proxiedToken = await proxied.signIn('proxied@example.com');
       const through = (forwardedHost: string) =>

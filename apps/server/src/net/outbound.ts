@@ -13,7 +13,7 @@ import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-f
  * The URL as written is checked first (http/https, ports 80/443, no credentials, no literal non-public
  * address); the connection then goes through request-filtering-agent, and name resolution refuses any
  * non-public address, so DNS names of private addresses and DNS rebinding are refused too. Hosts in the
- * allow-list (SUMMARIZER_ALLOWED_HOSTS, host:port) skip both checks.
+ * allow-list (SUMMARIZER_ALLOWED_HOSTS or WEBHOOK_ALLOWED_HOSTS, host:port) skip both checks.
  */
 
 const WEB_PORTS = new Set(['80', '443']);
@@ -39,7 +39,7 @@ export function isPublicAddress(address: string): boolean {
   return ipaddr.process(address).range() === 'unicast';
 }
 
-/** `host:port` of a URL as SUMMARIZER_ALLOWED_HOSTS names it (default ports written out). */
+/** `host:port` of a URL as the allow-lists (SUMMARIZER_ALLOWED_HOSTS, WEBHOOK_ALLOWED_HOSTS) name it (default ports written out). */
 export function hostKey(url: URL): string {
   const port = url.port || (url.protocol === 'https:' ? '443' : '80');
   return `${url.hostname.toLowerCase()}:${port}`;

@@ -50,6 +50,9 @@ const TEST_RATE_LIMITS = {
   RATE_LIMIT_REFERRAL: '100000/1m',
   RATE_LIMIT_SUMMARIZER: '100000/1m',
   RATE_LIMIT_SHARED: '100000/1m',
+  RATE_LIMIT_WEBHOOK_TEST: '100000/1m',
+  RATE_LIMIT_CHECKOUT: '100000/1m',
+  RATE_LIMIT_YOUTUBE_INFO: '100000/1m',
 };
 
 /** Starts the real server on a new test database, listening on a random loopback port. */

@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ACCESS_COOKIE, CSRF_COOKIE, CSRF_HEADER } from '@mbox/shared';
 import type { AppDeps } from '../deps.js';
 import { csrfMatches, type CookieJar } from '../modules/auth/cookies.js';
-import { authenticateBearer, type AuthUser } from '../modules/auth/service.js';
+import { authenticateBearer, FirebaseAccountRefused, type AuthUser } from '../modules/auth/service.js';
 import { authenticateAccessToken, CredentialRefused } from '../modules/auth/sessions.js';
 
 export interface Context {
@@ -27,11 +27,16 @@ export interface Context {
   acceptLanguage: string | undefined;
   /** The web app's session cookies. */
   cookies: CookieJar;
+  /** Where the credentials came from: the Authorization header, the web app's session cookie, or none. */
+  credentials: 'bearer' | 'cookie' | null;
   /**
-   * False for a state-changing call that carried cookies without echoing the CSRF cookie in the
-   * X-CSRF-Token header: such a call may come from another site's page and gets no cookie session.
+   * The call is a bearer call, or it repeated the CSRF cookie in the X-CSRF-Token header. A cookie call
+   * without it may come from another site's page: a state-changing one gets no session, whatever its
+   * method (the context refuses non-GET ones; the procedure ladder refuses mutations behind GET).
    */
   csrfPassed: boolean;
+  /** The browser's Sec-Fetch-Site header (lower case), when it sent one: how the page making the call relates to this origin. */
+  fetchSite: string | undefined;
 }
 
 export interface AuthRefusal {
@@ -43,6 +48,7 @@ export interface ContextRequest {
   method: string;
   authorization?: string;
   csrfHeader?: string;
+  fetchSite?: string | undefined;
   host: string;
   userAgent: string;
   acceptLanguage?: string | undefined;
@@ -62,6 +68,7 @@ export function contextRequest(deps: AppDeps, req: FastifyRequest, reply: Fastif
     method: req.method,
     authorization: header('authorization'),
     csrfHeader: header(CSRF_HEADER),
+    fetchSite: header('sec-fetch-site')?.toLowerCase(),
     host: hostName(req.host ?? ''),
     userAgent: header('user-agent') ?? '',
     acceptLanguage: header('accept-language'),
@@ -92,6 +99,11 @@ export function hostName(host: string): string {
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+export const CSRF_REFUSAL: AuthRefusal = {
+  code: 'FORBIDDEN',
+  message: `CSRF check failed: a state-changing call signed in by cookie must repeat the ${CSRF_COOKIE} cookie in the X-CSRF-Token header`,
+};
+
 /**
  * Builds the context of one call. Credentials come from the `Authorization: Bearer` header (API
  * clients, the extension) or, for the web app, from its httpOnly access cookie; never from the URL.
@@ -101,8 +113,8 @@ export async function createContext(deps: AppDeps, request: ContextRequest): Pro
   const cookieToken = request.cookies.get(ACCESS_COOKIE);
   const stateChanging = !SAFE_METHODS.has(request.method.toUpperCase());
   // Bearer calls need no CSRF token: another site's page cannot make the browser add that header.
-  const csrfPassed =
-    bearer !== undefined || !stateChanging || csrfMatches(request.cookies.get(CSRF_COOKIE), request.csrfHeader);
+  const csrfPassed = bearer !== undefined || csrfMatches(request.cookies.get(CSRF_COOKIE), request.csrfHeader);
+  const credentials: Context['credentials'] = bearer !== undefined ? 'bearer' : cookieToken !== undefined ? 'cookie' : null;
   const base = {
     deps,
     log: request.log,
@@ -112,23 +124,22 @@ export async function createContext(deps: AppDeps, request: ContextRequest): Pro
     userAgent: request.userAgent,
     acceptLanguage: request.acceptLanguage,
     cookies: request.cookies,
+    credentials,
     csrfPassed,
+    fetchSite: request.fetchSite,
   };
   const anonymous = (authRefusal: AuthRefusal | null): Context => ({ ...base, user: null, sessionId: null, authRefusal });
 
   if (bearer === undefined && cookieToken === undefined) return anonymous(null);
-  if (!csrfPassed) {
-    return anonymous({
-      code: 'FORBIDDEN',
-      message: `CSRF check failed: a state-changing call signed in by cookie must repeat the ${CSRF_COOKIE} cookie in the X-CSRF-Token header`,
-    });
-  }
+  if (stateChanging && !csrfPassed) return anonymous(CSRF_REFUSAL);
   try {
     const { user, sessionId } =
       bearer !== undefined ? await authenticateBearer(deps, bearer) : await authenticateAccessToken(deps, cookieToken ?? '');
     return { ...base, user, sessionId, authRefusal: null };
   } catch (error) {
     if (!(error instanceof CredentialRefused)) throw error;
+    // A genuine Firebase user whose account may not sign in here: signing in again would not help.
+    if (error instanceof FirebaseAccountRefused) return anonymous({ code: 'FORBIDDEN', message: error.message });
     return anonymous({ code: 'UNAUTHORIZED', message: `Sign in required: ${error.message}` });
   }
 }

@@ -2,12 +2,18 @@ import { TRPCError } from '@trpc/server';
 import { DAILY_LIMIT_REACHED } from '@mbox/shared';
 import type { AppDeps } from '../deps.js';
 import type { Prisma } from '../generated/prisma/client.js';
+import { clientAddressKey } from '../http/rate-limit.js';
 import type { AuthUser } from '../modules/auth/service.js';
 import { middleware } from './trpc.js';
 
 /** UTC calendar day, yyyy-MM-dd: every user's counter resets at the same moment. */
 export function usageDay(now: Date = new Date()): string {
   return now.toISOString().slice(0, 10);
+}
+
+/** Whom a daily limit counts: the signed-in user, or a visitor's address (`ip:`, IPv6 by /64). */
+export function dailySubject(caller: { user: AuthUser | null; ip: string }): string {
+  return caller.user ? caller.user.id : `ip:${clientAddressKey(caller.ip)}`;
 }
 
 /**
@@ -61,8 +67,7 @@ export async function takeDailyUseOrThrow(
  */
 export function dailyLimit(kind: string, limit: (user: AuthUser | null) => number | null) {
   return middleware(async ({ ctx, next }) => {
-    const subject = ctx.user ? ctx.user.id : `ip:${ctx.ip}`;
-    const giveBack = await takeDailyUseOrThrow(ctx.deps.db, subject, kind, limit(ctx.user));
+    const giveBack = await takeDailyUseOrThrow(ctx.deps.db, dailySubject(ctx), kind, limit(ctx.user));
     const result = await next();
     if (!result.ok) await giveBack();
     return result;

@@ -3,7 +3,7 @@ import type { OpenApiMeta } from 'trpc-to-openapi';
 import { ZodError } from 'zod';
 import { describeIssues, isPremiumActive, normalizeStrings, type ApiErrorData } from '@mbox/shared';
 import type { AuthUser } from '../modules/auth/service.js';
-import type { Context } from './context.js';
+import { CSRF_REFUSAL, type AuthRefusal, type Context } from './context.js';
 
 /** Raised instead of a ZodError so the REST facade keeps our message (it would replace a ZodError's). */
 class InputError extends Error {
@@ -34,6 +34,26 @@ const t = initTRPC
     },
   });
 
+/**
+ * Why a call signed in by cookie may have come from another site's page, whatever its method: the
+ * context already refuses a non-GET one without the CSRF token; this covers the mutations the REST
+ * facade serves behind GET (referral acceptance, checkout and portal links). A subscription (SSE: the
+ * browser's EventSource can send no header) must come from a page of this very origin when the browser
+ * says where it came from (Sec-Fetch-Site): a page on another port of the same host is same-site, so
+ * SameSite cookies alone would let it start a summary as the user.
+ */
+function crossSiteRefusal(ctx: Context, type: 'query' | 'mutation' | 'subscription'): AuthRefusal | null {
+  if (ctx.credentials !== 'cookie' || !ctx.user) return null;
+  if (type === 'mutation' && !ctx.csrfPassed) return CSRF_REFUSAL;
+  if (type === 'subscription' && ctx.fetchSite !== undefined && ctx.fetchSite !== 'same-origin' && ctx.fetchSite !== 'none') {
+    return {
+      code: 'FORBIDDEN',
+      message: `Cross-site check failed: a subscription signed in by cookie must come from a page of this server's own origin (Sec-Fetch-Site: ${ctx.fetchSite})`,
+    };
+  }
+  return null;
+}
+
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 export const middleware = t.middleware;
@@ -48,8 +68,13 @@ export const middleware = t.middleware;
  *   ZodError behind a 500 (the output check, or a parse in a service) is the server's fault.
  * - Unexpected failures are logged, with the request's id that the answer carries.
  */
-const callBoundary = t.middleware(async ({ ctx, path, getRawInput, next }) => {
-  const result = await next({ getRawInput: async () => normalizeStrings(await getRawInput()) });
+const callBoundary = t.middleware(async ({ ctx, type, path, getRawInput, next }) => {
+  const refusal = crossSiteRefusal(ctx, type);
+  const result = await next({
+    getRawInput: async () => normalizeStrings(await getRawInput()),
+    // A cookie session that fails the check is no session: the call runs as an anonymous one would.
+    ...(refusal ? { ctx: { user: null, sessionId: null, authRefusal: refusal } } : {}),
+  });
   if (result.ok) return result;
   if (result.error.code === 'BAD_REQUEST' && result.error.cause instanceof ZodError) {
     const inputError = new InputError(describeIssues(result.error.cause.issues));
@@ -66,7 +91,18 @@ const callBoundary = t.middleware(async ({ ctx, path, getRawInput, next }) => {
   return result;
 });
 
-export const publicProcedure = t.procedure.use(callBoundary);
+/** Every procedure starts here; the levels below decide who may call. */
+const procedure = t.procedure.use(callBoundary);
+
+/**
+ * Calls anyone may make, signed in or not. An extension token is refused here too (403): it may only
+ * send transcripts, so it must never count as its owner, for instance on the public summarizers, where a
+ * signed-in caller is counted per account and premium is unlimited.
+ */
+export const publicProcedure = procedure.use(({ ctx, next }) => {
+  if (ctx.user?.via === 'extension') throw extensionTokenRefused();
+  return next();
+});
 
 /**
  * Calls the browser extension makes with its token: sending caption lines and capture gaps, ending a
@@ -74,13 +110,10 @@ export const publicProcedure = t.procedure.use(callBoundary);
  * check), naming why.
  */
 // tRPC merges the returned ctx into the current one.
-export const extensionProcedure = publicProcedure.use(({ ctx, next }) => next({ ctx: { user: signedInUser(ctx) } }));
+export const extensionProcedure = procedure.use(({ ctx, next }) => next({ ctx: { user: signedInUser(ctx) } }));
 
 /** Everything else, minting extension tokens included: a signed-in session (or Firebase ID token) only. */
-export const authedProcedure = extensionProcedure.use(({ ctx, next }) => {
-  sessionUser(ctx);
-  return next();
-});
+export const authedProcedure = publicProcedure.use(({ ctx, next }) => next({ ctx: { user: sessionUser(ctx) } }));
 
 /** The caller of an extensionProcedure call, or the refusal (401; 403 for a failed CSRF check). */
 export function signedInUser(ctx: Context): AuthUser {
@@ -91,13 +124,15 @@ export function signedInUser(ctx: Context): AuthUser {
 /** The caller of an authedProcedure call (routes outside tRPC sign in by it too), or the refusal. */
 export function sessionUser(ctx: Context): AuthUser {
   const user = signedInUser(ctx);
-  if (user.via === 'extension') {
-    throw new TRPCError({
-      code: 'FORBIDDEN',
-      message: 'Extension tokens may only send transcripts and end meetings: this call needs a signed-in session',
-    });
-  }
+  if (user.via === 'extension') throw extensionTokenRefused();
   return user;
+}
+
+function extensionTokenRefused(): TRPCError {
+  return new TRPCError({
+    code: 'FORBIDDEN',
+    message: 'Extension tokens may only send transcripts and end meetings: this call needs a signed-in session',
+  });
 }
 
 export const premiumProcedure = authedProcedure.use(({ ctx, next }) => {

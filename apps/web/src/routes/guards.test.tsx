@@ -84,6 +84,15 @@ describe('route guards (spec §2)', () => {
     expect(where()).toBe('home /');
   });
 
+  it('sends a signed-in user with a redirect out of the app to /, not to a crash', async () => {
+    for (const target of ['/.//evil.test', '//evil.test', 'https://evil.test']) {
+      const { unmount } = renderRoutes(routes, { path: `/login?redirect=${encodeURIComponent(target)}` });
+      await screen.findByTestId('where');
+      expect(where(), target).toBe('home /');
+      unmount();
+    }
+  });
+
   it('shows /login to a signed-out user', async () => {
     renderRoutes(routes, { path: '/login?redirect=subscribe', session: fakeSession({ status: 'signed-out', user: null }) });
     await screen.findByTestId('where');
@@ -98,9 +107,11 @@ describe('redirectTarget', () => {
     expect(redirectTarget('?other=1')).toBeNull();
   });
 
-  it('never leaves the app', () => {
-    expect(redirectTarget('?redirect=//evil.example')).toBeNull();
-    expect(redirectTarget('?redirect=https://evil.example')).toBe('/https://evil.example');
-    expect(redirectTarget('?redirect=/\\evil.example')).toBeNull();
+  it('sends anything but a path of the app to /', () => {
+    expect(redirectTarget('?redirect=//evil.example')).toBe('/');
+    expect(redirectTarget('?redirect=https://evil.example')).toBe('/');
+    expect(redirectTarget('?redirect=/\\evil.example')).toBe('/');
+    // Resolves to //evil.test: the old filter let it through and the router crashed on it.
+    expect(redirectTarget('?redirect=/.//evil.test')).toBe('/');
   });
 });

@@ -1,22 +1,14 @@
 import { Navigate, Outlet, useLocation } from 'react-router';
+import { sameOriginRedirectPath } from '@mbox/shared/redirect';
 import { useSession } from '../lib/session';
 
 /**
- * The `redirect` query parameter as an in-app path ('subscribe' → '/subscribe'), or null when absent
- * or pointing elsewhere (never another origin: that would be an open redirect).
+ * The `redirect` query parameter as an in-app path ('subscribe' → '/subscribe'), null when absent, and
+ * `/` when it names anything but a path of this app (never another origin: that would be an open redirect).
  */
 export function redirectTarget(search: string): string | null {
-  const raw = new URLSearchParams(search).get('redirect')?.trim();
-  if (!raw) return null;
-  const path = raw.startsWith('/') ? raw : `/${raw}`;
-  if (path.startsWith('//') || path.includes('\\')) return null;
-  try {
-    const url = new URL(path, 'http://mbox.invalid');
-    if (url.origin !== 'http://mbox.invalid') return null;
-    return `${url.pathname}${url.search}${url.hash}`;
-  } catch {
-    return null;
-  }
+  const raw = new URLSearchParams(search).get('redirect');
+  return raw?.trim() ? sameOriginRedirectPath(raw) : null;
 }
 
 export function PageLoader() {

@@ -1,16 +1,16 @@
 import { generateKeyPair, SignJWT, UnsecuredJWT, type JWTPayload } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAuthEmulator, type AuthEmulator } from '../../../../../scripts/firebase-emulator.js';
+import {
+  signInWithGoogle,
+  signUpWithPassword,
+  startAuthEmulator,
+  type AuthEmulator,
+  type EmulatorSignIn,
+} from '../../../../../scripts/firebase-emulator.js';
 import { startTestApp, type TestApp } from '../../test/app.js';
 
 // Firebase sign-in against the real Firebase Auth emulator (firebase-tools, installed on demand into
 // .tmp/firebase-tools). No skip when it cannot be installed or started: the hook fails with the reason.
-
-interface SignUp {
-  idToken: string;
-  localId: string;
-  email: string;
-}
 
 const webConfig = (projectId: string) => ({ apiKey: 'demo-key', authDomain: `${projectId}.firebaseapp.com`, projectId });
 
@@ -19,16 +19,24 @@ describe('Firebase sign-in (Auth emulator)', () => {
   let app: TestApp;
   let previousEmulatorHost: string | undefined;
 
-  /** Creates an e-mail/password account in the emulator, as the web app's Firebase client would. */
-  async function signUp(email: string): Promise<SignUp> {
-    const response = await fetch(`${emulator.url}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=demo-key`, {
+  /** Signs in with Google in the emulator, as the web app's popup does: a verified address. */
+  const signUp = (email: string) => signInWithGoogle(emulator, { email });
+
+  /** Marks an emulator account's address verified (what a provider does once its owner proves it), then signs in again. */
+  async function verifyAndSignIn(account: EmulatorSignIn): Promise<EmulatorSignIn> {
+    const update = await fetch(`${emulator.url}/identitytoolkit.googleapis.com/v1/projects/${emulator.projectId}/accounts:update`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer owner' },
+      body: JSON.stringify({ localId: account.localId, emailVerified: true }),
+    });
+    expect(update.status).toBe(200);
+    const response = await fetch(`${emulator.url}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=demo-key`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email, password: 'correct horse battery', returnSecureToken: true }),
+      body: JSON.stringify({ email: account.email, password: 'correct horse battery', returnSecureToken: true }),
     });
-    const body = (await response.json()) as SignUp;
-    expect(response.status, JSON.stringify(body)).toBe(200);
-    return body;
+    expect(response.status).toBe(200);
+    return (await response.json()) as EmulatorSignIn;
   }
 
   /** Claims of an emulator ID token for `uid` in `projectId`, valid for the next hour unless overridden. */
@@ -43,7 +51,8 @@ describe('Firebase sign-in (Auth emulator)', () => {
       auth_time: now,
       iat: now,
       exp: now + 3600,
-      firebase: { identities: { email: [email] }, sign_in_provider: 'password' },
+      email_verified: true,
+      firebase: { identities: { email: [email] }, sign_in_provider: 'google.com' },
       ...overrides,
     };
   }
@@ -161,6 +170,67 @@ describe('Firebase sign-in (Auth emulator)', () => {
     );
     expect(disable.status).toBe(200);
     expect((await app.rest('GET', '/v1/auth/me', { token: eve.idToken })).status).toBe(401);
+  });
+
+  it("refuses an unverified e-mail: signing up with a victim's address neither takes over nor squats the account", async () => {
+    // The victim's account, linked to their own Firebase user.
+    const victim = await app.deps.db.user.create({
+      data: { email: 'victim@example.com', name: 'Victim', referralCode: 'victimcode', firebaseUid: 'victim-google-uid' },
+    });
+    // The attacker signs up with e-mail and password under the victim's address: Firebase issues a
+    // genuine ID token for it, with email_verified false.
+    const attacker = await signUpWithPassword(emulator, 'victim@example.com');
+    for (const answer of [
+      await app.rest<{ message: string }>('GET', '/v1/auth/me', { token: attacker.idToken }),
+      await app.rest<{ message: string }>('POST', '/v1/auth/extension-token', { token: attacker.idToken }),
+    ]) {
+      expect(answer.status, JSON.stringify(answer.body)).toBe(403);
+      expect(answer.body.message).toBe(
+        'Sign-in refused: the e-mail address victim@example.com is not verified with the sign-in provider; verify it, or sign in with Google',
+      );
+    }
+    const webSignIn = await fetch(`${app.url}/trpc/auth.firebaseSignIn`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ idToken: attacker.idToken }),
+    });
+    expect(webSignIn.status).toBe(403);
+    expect(webSignIn.headers.getSetCookie()).toEqual([]);
+    expect(await app.deps.db.session.count({ where: { userId: victim.id } })).toBe(0);
+
+    // Even once the provider says the address is verified, a stored uid is never replaced.
+    const verified = await verifyAndSignIn(attacker);
+    const relink = await app.rest<{ message: string }>('GET', '/v1/auth/me', { token: verified.idToken });
+    expect(relink.status).toBe(403);
+    expect(relink.body.message).toBe(
+      'Sign-in refused: the account of victim@example.com is linked to another sign-in; ask the administrator of this server to move it',
+    );
+    expect(await app.deps.db.user.findUniqueOrThrow({ where: { id: victim.id } })).toMatchObject({ firebaseUid: 'victim-google-uid' });
+    expect(await app.deps.db.user.count({ where: { email: 'victim@example.com' } })).toBe(1);
+
+    // An unverified address of nobody's account creates no account either.
+    const stranger = await signUpWithPassword(emulator, 'stranger@example.com');
+    expect((await app.rest('GET', '/v1/auth/me', { token: stranger.idToken })).status).toBe(403);
+    expect(await app.deps.db.user.count({ where: { email: 'stranger@example.com' } })).toBe(0);
+  });
+
+  it('links an account that has no Firebase user yet only on a verified address, and then keeps it', async () => {
+    const legacy = await app.deps.db.user.create({ data: { email: 'legacy@example.com', name: 'Legacy', referralCode: 'legacycode' } });
+    const unverified = await signUpWithPassword(emulator, 'legacy@example.com');
+    expect((await app.rest('GET', '/v1/auth/me', { token: unverified.idToken })).status).toBe(403);
+    expect((await app.deps.db.user.findUniqueOrThrow({ where: { id: legacy.id } })).firebaseUid).toBeNull();
+
+    const verified = await verifyAndSignIn(unverified);
+    const me = await app.rest<{ id: string }>('GET', '/v1/auth/me', { token: verified.idToken });
+    expect(me.status, JSON.stringify(me.body)).toBe(200);
+    expect(me.body.id).toBe(legacy.id);
+    expect((await app.deps.db.user.findUniqueOrThrow({ where: { id: legacy.id } })).firebaseUid).toBe(verified.localId);
+
+    // Another Firebase user presenting the same verified address is refused; the link stays.
+    const other = await signUp('other-legacy@example.com');
+    const forged = new UnsecuredJWT(claims(other.localId, 'legacy@example.com')).encode();
+    expect((await app.rest('GET', '/v1/auth/me', { token: forged })).status).toBe(403);
+    expect((await app.deps.db.user.findUniqueOrThrow({ where: { id: legacy.id } })).firebaseUid).toBe(verified.localId);
   });
 
   it('refuses local sign-in with 403', async () => {

@@ -114,7 +114,7 @@ export const authRouter = router({
     .output(z.object({ revoked: z.boolean() }))
     .mutation(async ({ ctx }) => {
       clearSessionCookies(ctx.deps, ctx.cookies);
-      if (!ctx.user || ctx.user.via === 'extension' || !ctx.sessionId) return { revoked: false };
+      if (!ctx.user || !ctx.sessionId) return { revoked: false };
       await revokeSession(ctx.deps, ctx.user.id, ctx.sessionId);
       return { revoked: true };
     }),

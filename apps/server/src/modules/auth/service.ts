@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { TRPCError } from '@trpc/server';
 import type { App } from 'firebase-admin/app';
+import type { DecodedIdToken } from 'firebase-admin/auth';
 import {
   EXTENSION_TOKEN_PREFIX,
   firebaseWebConfigSchema,
@@ -38,7 +39,10 @@ function newReferralCode(): string {
   return randomBytes(8).toString('base64url').replace(/[-_]/g, '').slice(0, 10).toLowerCase();
 }
 
-/** Finds the account of an e-mail address, creating it (with its referral code) on first sign-in. */
+/**
+ * Finds the account of an e-mail address, creating it (with its referral code) on first sign-in. An
+ * existing account is returned as it is: linking it to a Firebase user is firebaseAccount's decision.
+ */
 export async function findOrCreateUser(
   deps: AppDeps,
   profile: { email: string; name?: string; avatarUrl?: string; firebaseUid?: string },
@@ -46,12 +50,7 @@ export async function findOrCreateUser(
   const email = profile.email.toLowerCase();
   const name = profile.name ?? email.split('@')[0] ?? email;
   const existing = await deps.db.user.findUnique({ where: { email } });
-  if (existing) {
-    if (profile.firebaseUid && existing.firebaseUid !== profile.firebaseUid) {
-      return deps.db.user.update({ where: { id: existing.id }, data: { firebaseUid: profile.firebaseUid } });
-    }
-    return existing;
-  }
+  if (existing) return existing;
   const data = { email, name, avatarUrl: profile.avatarUrl ?? '', firebaseUid: profile.firebaseUid ?? null };
   // Prisma runs this upsert as read-then-insert on PostgreSQL, so parallel first sign-ins of one address
   // race to the insert: the losers (unique violation, P2002) read the row the winner created. A clash
@@ -137,8 +136,14 @@ export async function signInFirebase(
   if (deps.config.AUTH_MODE !== 'firebase') {
     throw new TRPCError({ code: 'FORBIDDEN', message: 'Firebase sign-in is disabled: this server uses local sign-in' });
   }
-  const user = await verifyFirebaseUser(deps, idToken);
-  if (!user) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Firebase ID token invalid, expired or without an e-mail' });
+  let user: User;
+  try {
+    user = await verifyFirebaseUser(deps, idToken);
+  } catch (error) {
+    if (error instanceof FirebaseAccountRefused) throw new TRPCError({ code: 'FORBIDDEN', message: error.message });
+    if (error instanceof CredentialRefused) throw new TRPCError({ code: 'UNAUTHORIZED', message: error.message });
+    throw error;
+  }
   const session = await createSession(deps, user.id, userAgent);
   return { session, user: toPublicUser(user) };
 }
@@ -217,21 +222,57 @@ export async function closeFirebase(): Promise<void> {
   await Promise.all(apps.map((app) => deleteApp(app)));
 }
 
-async function verifyFirebaseUser(deps: AppDeps, idToken: string): Promise<User | null> {
+/** A genuine Firebase ID token whose account may not sign in here; the message says why. */
+export class FirebaseAccountRefused extends CredentialRefused {
+  override name = 'FirebaseAccountRefused';
+}
+
+/** The account of a Firebase ID token; throws CredentialRefused for a bad token, FirebaseAccountRefused for a refused account. */
+async function verifyFirebaseUser(deps: AppDeps, idToken: string): Promise<User> {
+  let decoded: DecodedIdToken;
   try {
     const { getAuth } = await import('firebase-admin/auth');
-    const decoded = await getAuth(await firebase(deps)).verifyIdToken(idToken);
-    if (!decoded.email) return null;
-    return await findOrCreateUser(deps, {
-      email: decoded.email,
-      name: typeof decoded.name === 'string' ? decoded.name : undefined,
-      avatarUrl: decoded.picture,
-      firebaseUid: decoded.uid,
-    });
+    decoded = await getAuth(await firebase(deps)).verifyIdToken(idToken);
   } catch (error) {
     deps.log.debug({ err: error }, 'firebase token rejected');
-    return null;
+    throw new CredentialRefused('Firebase ID token invalid or expired');
   }
+  return firebaseAccount(deps, decoded);
+}
+
+/**
+ * The account a verified Firebase user signs in to. The Firebase uid is the identity: an account
+ * already linked to it is that user's, whatever its e-mail now. Otherwise the e-mail decides, and only
+ * a verified one: a provider that hands out unverified addresses (e-mail/password sign-up) would let
+ * anyone claim a victim's address, so an unverified address neither links an existing account nor
+ * creates one (which would squat the address and receive its recaps). An account linked to another
+ * Firebase uid is never relinked: the operator decides that, not a sign-in.
+ */
+async function firebaseAccount(deps: AppDeps, decoded: DecodedIdToken): Promise<User> {
+  const linked = await deps.db.user.findUnique({ where: { firebaseUid: decoded.uid } });
+  if (linked) return linked;
+  if (!decoded.email) throw new FirebaseAccountRefused('Sign-in refused: this Firebase account has no e-mail address');
+  if (decoded.email_verified !== true) {
+    throw new FirebaseAccountRefused(
+      `Sign-in refused: the e-mail address ${decoded.email} is not verified with the sign-in provider; verify it, or sign in with Google`,
+    );
+  }
+  const user = await findOrCreateUser(deps, {
+    email: decoded.email,
+    name: typeof decoded.name === 'string' ? decoded.name : undefined,
+    avatarUrl: decoded.picture,
+    firebaseUid: decoded.uid,
+  });
+  if (user.firebaseUid === decoded.uid) return user;
+  if (user.firebaseUid === null) {
+    // Only while unlinked: two sign-ins racing for one address cannot both link it.
+    const { count } = await deps.db.user.updateMany({ where: { id: user.id, firebaseUid: null }, data: { firebaseUid: decoded.uid } });
+    if (count === 1) return { ...user, firebaseUid: decoded.uid };
+  }
+  deps.log.warn({ userId: user.id }, 'firebase sign-in refused: the account is linked to another Firebase user');
+  throw new FirebaseAccountRefused(
+    `Sign-in refused: the account of ${decoded.email} is linked to another sign-in; ask the administrator of this server to move it`,
+  );
 }
 
 function pickAuthUser(user: User): Omit<AuthUser, 'via'> {
@@ -295,7 +336,6 @@ export async function authenticateBearer(deps: AppDeps, token: string): Promise<
   if (token.startsWith(EXTENSION_TOKEN_PREFIX)) return { user: await authenticateExtension(deps, token), sessionId: null };
   if (deps.config.AUTH_MODE === 'firebase' && !looksLikeAccessToken(token)) {
     const user = await verifyFirebaseUser(deps, token);
-    if (!user) throw new CredentialRefused('Firebase ID token invalid or expired');
     return { user: { ...pickAuthUser(user), via: 'session' }, sessionId: null };
   }
   return authenticateAccessToken(deps, token);

@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventSource } from 'eventsource';
 import { ACCESS_COOKIE, CSRF_COOKIE, REFRESH_COOKIE, type LoginOutput } from '@mbox/shared';
 import { startTestApp, type TestApp } from '../../test/app.js';
+import { fetchDocument, fillPath, operationsOf } from '../../test/openapi-document.js';
+import { appRouter } from '../../trpc/app-router.js';
 import { WebSession } from '../../test/web-session.js';
 import { credentialCache } from './credential-cache.js';
 
@@ -189,6 +191,63 @@ describe('extension token scope and lifetime', () => {
     expect((await ingest(session, 'scope-2')).status).toBe(200);
   });
 
+  it('is refused (403) on every call but the capture calls, public ones included, over REST and tRPC', async () => {
+    const refusal = 'Extension tokens may only send transcripts and end meetings: this call needs a signed-in session';
+    const capture = new Set(['POST /transcript/lines', 'POST /transcript/events', 'POST /transcript/end']);
+    // Calls outside the procedure ladder that take no credentials at all: Stripe signs its own.
+    const unauthenticated = new Set(['POST /stripe/webhook']);
+    const operations = operationsOf(await fetchDocument(app.url)).filter(
+      (op) => !capture.has(`${op.method} ${op.path}`) && !unauthenticated.has(`${op.method} ${op.path}`),
+    );
+    expect(operations.map((op) => `${op.method} ${op.path}`)).toEqual(
+      expect.arrayContaining(['GET /auth/config', 'POST /public/utils/summary', 'POST /public/utils/youtube', 'POST /auth/logout']),
+    );
+    for (const op of operations) {
+      const path = fillPath(op.path, Object.fromEntries(op.pathParams.map((p) => [p.name, 'x'])));
+      const answer = await app.rest<{ message: string }>(op.method, `/v1${path}`, {
+        token: extension,
+        body: op.method === 'GET' || op.method === 'DELETE' ? undefined : {},
+      });
+      expect(answer.status, `${op.method} ${op.path}: ${JSON.stringify(answer.body)}`).toBe(403);
+      expect(answer.body.message, `${op.method} ${op.path}`).toBe(refusal);
+    }
+
+    // Every tRPC procedure, subscriptions (SSE) included.
+    const procedures = Object.entries(appRouter._def.procedures as unknown as Record<string, { _def: { type: string } }>).filter(
+      ([name]) => !name.startsWith('transcript.'),
+    );
+    const headers = { authorization: `Bearer ${extension}`, 'content-type': 'application/json' };
+    for (const [name, { _def }] of procedures) {
+      const response =
+        _def.type === 'mutation'
+          ? await fetch(`${app.url}/trpc/${name}`, { method: 'POST', headers, body: '{}' })
+          : await fetch(`${app.url}/trpc/${name}?input=${encodeURIComponent('{}')}`, { headers });
+      const text = await response.text();
+      if (_def.type === 'subscription') {
+        // SSE answers 200 and sends the refusal as its one error event.
+        expect(text, name).toContain('serialized-error');
+        expect(text, name).toContain(refusal);
+      } else {
+        expect(response.status, `${name}: ${text.slice(0, 300)}`).toBe(403);
+        expect(text, name).toContain(refusal);
+      }
+    }
+  });
+
+  it('never counts as its owner on the public summarizers', async () => {
+    const owner = await app.deps.db.user.findUniqueOrThrow({ where: { email: 'ext@example.com' } });
+    await app.deps.db.user.update({ where: { id: owner.id }, data: { isPremium: true, premiumUntil: new Date(Date.now() + 30 * DAY) } });
+    credentialCache(app.deps).clear();
+    const text = 'The quarterly review covered hiring, the budget and the roadmap for the next two releases. '.repeat(4);
+    for (let i = 0; i < 12; i++) {
+      const answer = await app.rest('POST', '/v1/public/utils/summary', { token: extension, body: { text } });
+      expect(answer.status).toBe(403);
+    }
+    expect(await app.deps.db.dailyUsage.count({ where: { subject: owner.id } })).toBe(0);
+    // Without the token the same call is an anonymous one, counted by address.
+    expect((await app.rest('POST', '/v1/public/utils/summary', { body: { text } })).status).toBe(200);
+  });
+
   it('expires after 90 days unused, and each use (at most once a minute) renews the 90 days', async () => {
     const row = await app.deps.db.extensionToken.findFirstOrThrow({ where: { label: { startsWith: 'Extension in' } } });
     await app.deps.db.extensionToken.update({
@@ -340,12 +399,63 @@ describe('web session in cookies', () => {
     const connectionParams = encodeURIComponent(JSON.stringify({ token }));
     expect(await firstEvent({}, `?connectionParams=${connectionParams}`)).toMatch(/^error .*Sign in required/);
   });
+
+  it('needs the CSRF header for the mutations behind GET too: referral acceptance, checkout and portal links', async () => {
+    const referrer = await app.signIn('csrf-referrer@example.com');
+    const code = new URL((await app.rest<{ link: string }>('GET', '/v1/referral', { token: referrer })).body.link).searchParams.get('code');
+    const web = new WebSession(app.url);
+    await web.mutate('auth.signIn', { email: 'csrf-get@example.com' });
+    // What an <img src> on a page of another localhost port would send: the same-site cookies, no header.
+    for (const path of [`/v1/referral/${code}`, '/v1/subscription?planId=pro', '/v1/billing/portal']) {
+      const without = await web.request<{ message: string }>('GET', path, { csrf: false });
+      expect(without.status, `${path}: ${JSON.stringify(without.body)}`).toBe(403);
+      expect(without.body.message, path).toMatch(/^CSRF check failed/);
+    }
+    expect(await app.deps.db.referral.count({ where: { acceptor: { email: 'csrf-get@example.com' } } })).toBe(0);
+    // With it (a fetch of the web app's own pages), the call is made.
+    const accepted = await web.request<{ status: string }>('GET', `/v1/referral/${code}`);
+    expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
+    expect(accepted.body).toEqual({ status: 'accepted' });
+    // Bearer clients keep the plain GET.
+    const bearer = await app.signIn('csrf-get-bearer@example.com');
+    expect((await app.rest('GET', `/v1/referral/${code}`, { token: bearer })).status).toBe(200);
+  });
+
+  it('refuses a subscription by cookie from a page of another origin (Sec-Fetch-Site), not from its own', async () => {
+    const web = new WebSession(app.url);
+    await web.mutate('auth.signIn', { email: 'sse-site@example.com' });
+    const cookie = `${ACCESS_COOKIE}=${web.cookie(ACCESS_COOKIE)?.value}`;
+    /** The first event of an SSE answer: `connected`, or the error it sends instead. */
+    const firstEvent = async (path: string, headers: Record<string, string>) => {
+      const aborted = new AbortController();
+      const response = await fetch(`${app.url}/trpc/${path}`, { headers, signal: aborted.signal });
+      const reader = response.body!.getReader();
+      let text = '';
+      while (!/event: (connected|serialized-error)\ndata: .*\n/.test(text)) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += new TextDecoder().decode(value);
+      }
+      aborted.abort();
+      return text;
+    };
+    const input = encodeURIComponent(JSON.stringify({ meetingId: 'no-such-meeting', promptKey: 'summary' }));
+    for (const site of ['same-site', 'cross-site']) {
+      const refused = await firstEvent(`summary.generateStream?input=${input}`, { cookie, 'sec-fetch-site': site });
+      expect(refused, site).toContain('serialized-error');
+      expect(refused, site).toContain(`Cross-site check failed: a subscription signed in by cookie must come from a page of this server's own origin (Sec-Fetch-Site: ${site})`);
+      expect(await firstEvent('meeting.onChanged', { cookie, 'sec-fetch-site': site }), site).toContain('Cross-site check failed');
+    }
+    expect(await firstEvent('meeting.onChanged', { cookie, 'sec-fetch-site': 'same-origin' })).toMatch(/^event: connected/);
+    // Clients that send no Sec-Fetch-Site (not a browser) are not refused for it.
+    expect(await firstEvent('meeting.onChanged', { cookie })).toMatch(/^event: connected/);
+  });
 });
 
 describe('local sign-in only from this machine', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await startTestApp({ PUBLIC_URL: 'https://mbox.example.org', TRUST_PROXY: true });
+    app = await startTestApp({ PUBLIC_URL: 'https://mbox.example.org', TRUST_PROXY: 1 });
   });
   afterAll(() => app.close());
 
@@ -377,7 +487,7 @@ describe('local sign-in only from this machine', () => {
   });
 
   it('lets an operator open local sign-in to the network on purpose (ALLOW_LOCAL_AUTH_ON_NETWORK)', async () => {
-    const open = await startTestApp({ ALLOW_LOCAL_AUTH_ON_NETWORK: true, TRUST_PROXY: true });
+    const open = await startTestApp({ ALLOW_LOCAL_AUTH_ON_NETWORK: true, TRUST_PROXY: 1 });
     try {
       const response = await fetch(`${open.url}/v1/auth/login`, {
         method: 'POST',

@@ -134,10 +134,10 @@ describe('referrals', () => {
     expect(await app.deps.db.referral.count({ where: { acceptor: { email: 'self@example.com' } } })).toBe(0);
   });
 
-  it('accepts right after onboarding completes (the web app completes first), not long after', async () => {
+  it('accepts within 24 hours of the account\'s creation (the web app completes onboarding first), not after', async () => {
     const referrer = await app.signIn('onboarding-ref@example.com');
     const code = await codeOf(referrer);
-    // The web app's order (spec §4): onboarding-complete, then the code from the link.
+    // The web app's order: onboarding-complete, then the code from the link.
     const fresh = await app.signIn('fresh@example.com');
     expect((await app.rest('PUT', '/v1/user-settings/onboarding-complete', { token: fresh })).status).toBe(200);
     expect((await accept(fresh, code)).body).toEqual({ status: 'accepted' });
@@ -148,25 +148,55 @@ describe('referrals', () => {
     await app.deps.db.user.update({ where: { email: 'veteran@example.com' }, data: { createdAt: new Date(Date.now() - 2 * DAY) } });
     const late = await accept(veteran, code);
     expect(late.status).toBe(403);
-    expect(late.body.message).toBe('A referral code can only be accepted during onboarding');
+    expect(late.body.message).toBe('A referral code can only be accepted within 24 hours of creating the account');
     expect((await premiumOf('veteran@example.com')).isPremium).toBe(false);
 
-    // Still onboarding, however old the account: accepted.
+    // Nor can an account days old that never completed onboarding.
     const slow = await app.signIn('slow@example.com');
     await app.deps.db.user.update({ where: { email: 'slow@example.com' }, data: { createdAt: new Date(Date.now() - 10 * DAY) } });
-    expect((await accept(slow, code)).body).toEqual({ status: 'accepted' });
+    expect((await accept(slow, code)).status).toBe(403);
+    expect((await premiumOf('slow@example.com')).isPremium).toBe(false);
   });
 
-  it('refuses mutual referrals', async () => {
+  it('cannot be reopened by setting onboardingComplete back to false', async () => {
+    const referrer = await app.signIn('reset-ref@example.com');
+    const old = await app.signIn('reset@example.com');
+    expect((await app.rest('PUT', '/v1/user-settings/onboarding-complete', { token: old })).status).toBe(200);
+    await app.deps.db.user.update({ where: { email: 'reset@example.com' }, data: { createdAt: new Date(Date.now() - 3 * DAY) } });
+    const reset = await app.rest<ErrorBody>('PUT', '/v1/user-settings', { token: old, body: { onboardingComplete: false } });
+    expect(reset.status).toBe(400);
+    expect(reset.body.data.field).toBe('onboardingComplete');
+    expect(reset.body.message).toMatch(/onboardingComplete only goes from false to true/);
+    expect((await app.rest<{ onboardingComplete: boolean }>('GET', '/v1/user-settings', { token: old })).body.onboardingComplete).toBe(true);
+    expect((await accept(old, await codeOf(referrer))).status).toBe(403);
+    expect((await premiumOf('reset@example.com')).isPremium).toBe(false);
+    // Sending the value it has is harmless (clients may send the whole object).
+    expect((await app.rest('PUT', '/v1/user-settings', { token: old, body: { onboardingComplete: true } })).status).toBe(200);
+  });
+
+  it('refuses referrals along a cycle: mutual ones and longer rings', async () => {
     const ana = await app.signIn('mutual-a@example.com');
     const bo = await app.signIn('mutual-b@example.com');
     expect((await accept(ana, await codeOf(bo))).status).toBe(200);
     const back = await accept(bo, await codeOf(ana));
     expect(back.status).toBe(400);
-    expect(back.body.message).toBe('You cannot accept the referral code of someone who accepted yours');
+    expect(back.body.message).toBe('You cannot accept the referral code of someone you referred, directly or through others');
     expect(await app.deps.db.referral.count({ where: { acceptor: { email: 'mutual-b@example.com' } } })).toBe(0);
     const until = (await premiumOf('mutual-a@example.com')).premiumUntil!.getTime();
     expect(until).toBeLessThanOrEqual(Date.now() + 30 * DAY);
+
+    // A accepts B's code, B accepts C's, C accepts D's: D may not close the ring with A's code.
+    const [a, b, c, d] = await Promise.all(['ring-a', 'ring-b', 'ring-c', 'ring-d'].map((name) => app.signIn(`${name}@example.com`)));
+    expect((await accept(a!, await codeOf(b!))).status).toBe(200);
+    expect((await accept(b!, await codeOf(c!))).status).toBe(200);
+    expect((await accept(c!, await codeOf(d!))).status).toBe(200);
+    const ring = await accept(d!, await codeOf(a!));
+    expect(ring.status).toBe(400);
+    expect(ring.body.message).toBe('You cannot accept the referral code of someone you referred, directly or through others');
+    expect(await app.deps.db.referral.count({ where: { acceptor: { email: 'ring-d@example.com' } } })).toBe(0);
+    // Outside the chain D still may accept.
+    const e = await app.signIn('ring-e@example.com');
+    expect((await accept(d!, await codeOf(e))).body).toEqual({ status: 'accepted' });
   });
 
   it('is described in the OpenAPI document', async () => {

@@ -18,20 +18,18 @@ export async function getReferralLink(deps: AppDeps, userId: string): Promise<Re
   return { link: referralLink(publicOrigin(deps.config), referralCode) };
 }
 
-/**
- * How long after the account was created a referral can still be accepted once onboarding is complete.
- * The web app completes onboarding before it accepts the code (spec §4), and nothing records when
- * onboarding was completed: the account's age stands in for it. Until onboarding is complete there is
- * no deadline.
- */
+/** How long after the account was created it may accept a referral code: the time of its onboarding. */
 export const REFERRAL_ACCEPT_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/** Key of the transaction-level advisory lock that serialises referral acceptances. */
+const REFERRAL_ACCEPT_LOCK = 284_001;
 
 /**
  * Accepts a referral code: the acceptor and the referrer each get REFERRAL_PREMIUM_DAYS of premium,
  * added to their running referral days; premium runs to the later of those and any paid period. A
- * user accepts at most one referral, never their own, never the code of someone who accepted theirs,
- * and only during onboarding (REFERRAL_ACCEPT_WINDOW_MS); accepting the same code again changes nothing
- * (the onboarding page may retry).
+ * user accepts at most one referral, never their own, only within REFERRAL_ACCEPT_WINDOW_MS of creating
+ * the account, and never one that closes a cycle (the referrer was referred by the acceptor, directly or
+ * through others); accepting the same code again changes nothing (the onboarding page may retry).
  */
 export async function acceptReferral(deps: AppDeps, userId: string, code: string, now = new Date()): Promise<ReferralAccept> {
   const referrer = await deps.db.user.findUnique({ where: { referralCode: code }, select: { id: true } });
@@ -41,6 +39,9 @@ export async function acceptReferral(deps: AppDeps, userId: string, code: string
   }
   try {
     const accepted = await deps.db.$transaction(async (tx) => {
+      // Acceptances one at a time: two at once could each close half of a cycle that the other's check
+      // does not see yet (A→B beside C→D while B→C and D→A exist). They are rare and rate-limited.
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(${REFERRAL_ACCEPT_LOCK})`;
       // Both rows locked in a fixed order: concurrent acceptances must each extend the referrer once.
       const ids = [userId, referrer.id].sort();
       await tx.$queryRaw`SELECT 1 FROM "User" WHERE id IN (${ids[0]}, ${ids[1]}) ORDER BY id FOR UPDATE`;
@@ -49,14 +50,24 @@ export async function acceptReferral(deps: AppDeps, userId: string, code: string
         if (existing.referrerId === referrer.id) return { status: 'already-accepted' as const };
         throw alreadyAccepted();
       }
-      const acceptor = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { onboardingComplete: true, createdAt: true } });
-      if (acceptor.onboardingComplete && now.getTime() - acceptor.createdAt.getTime() > REFERRAL_ACCEPT_WINDOW_MS) {
-        throw new TRPCError({ code: 'FORBIDDEN', message: 'A referral code can only be accepted during onboarding' });
+      const acceptor = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { createdAt: true } });
+      if (now.getTime() - acceptor.createdAt.getTime() > REFERRAL_ACCEPT_WINDOW_MS) {
+        throw new TRPCError({ code: 'FORBIDDEN', message: 'A referral code can only be accepted within 24 hours of creating the account' });
       }
-      // Two accounts referring each other would farm premium from one pair of throwaway accounts.
-      const mutual = await tx.referral.findUnique({ where: { acceptorId: referrer.id }, select: { referrerId: true } });
-      if (mutual?.referrerId === userId) {
-        throw new TRPCError({ code: 'BAD_REQUEST', message: 'You cannot accept the referral code of someone who accepted yours' });
+      // A cycle (A accepts B's code, B accepts C's, C accepts A's) farms premium from a ring of
+      // throwaway accounts: walk up the referrer's chain of referrers, looking for the acceptor.
+      const cycle = await tx.$queryRaw<unknown[]>`
+        WITH RECURSIVE chain (id) AS (
+          SELECT ${referrer.id}::text
+          UNION
+          SELECT r."referrerId" FROM "Referral" r JOIN chain ON r."acceptorId" = chain.id
+        )
+        SELECT 1 FROM chain WHERE id = ${userId} LIMIT 1`;
+      if (cycle.length > 0) {
+        throw new TRPCError({
+          code: 'BAD_REQUEST',
+          message: 'You cannot accept the referral code of someone you referred, directly or through others',
+        });
       }
       await tx.referral.create({ data: { referrerId: referrer.id, acceptorId: userId } });
       for (const id of ids) {

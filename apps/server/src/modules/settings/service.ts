@@ -61,30 +61,31 @@ export async function updateSettings(deps: AppDeps, userId: string, update: User
         message: `Only premium users can change ${premiumOnly.join(', ')}: upgrade to premium to use summary settings`,
       });
     }
+    if (update.onboardingComplete === false && current.onboardingComplete) {
+      // Onboarding is when a referral code may be accepted: reopening it must not open that again.
+      throw fieldError(update, 'onboardingComplete', 'Onboarding is complete and cannot be started again: onboardingComplete only goes from false to true');
+    }
     const minLength = update.defaultMinSummaryLength ?? current.defaultMinSummaryLength;
     const maxLength = update.defaultMaxSummaryLength ?? current.defaultMaxSummaryLength;
     const lengths = summarySettingsSchema.safeParse({ minLength, maxLength });
     if (!lengths.success) {
-      // A 400 with a Zod error as its cause is formatted like any input error, naming the field (trpc.ts).
       const message = `The maximum summary length must be 0 (no limit) or at least the minimum (${minLength}); the maximum is ${maxLength}`;
-      throw new TRPCError({
-        code: 'BAD_REQUEST',
-        message,
-        cause: new ZodRealError([
-          {
-            code: 'custom',
-            path: [update.defaultMaxSummaryLength === undefined ? 'defaultMinSummaryLength' : 'defaultMaxSummaryLength'],
-            message,
-            input: update,
-          },
-        ]),
-      });
+      throw fieldError(update, update.defaultMaxSummaryLength === undefined ? 'defaultMinSummaryLength' : 'defaultMaxSummaryLength', message);
     }
     return toUserSettings(await tx.user.update({ where: { id: userId }, data: update, select: settingsSelect }));
   });
   // The signed-in user each call sees carries the timezone: cached credentials must not keep the old one.
   if (update.timezone !== undefined) forgetCredentials(deps, { userId });
   return saved;
+}
+
+/** A 400 naming `field`: a Zod error as its cause is formatted like any input error (trpc.ts). */
+function fieldError(update: UserSettingsUpdate, field: keyof UserSettingsUpdate, message: string): TRPCError {
+  return new TRPCError({
+    code: 'BAD_REQUEST',
+    message,
+    cause: new ZodRealError([{ code: 'custom', path: [field], message, input: update }]),
+  });
 }
 
 export async function completeOnboarding(deps: AppDeps, userId: string): Promise<UserSettings> {

@@ -65,7 +65,7 @@ describe('summarizer daily limits and streaming (offline engine)', () => {
       },
     });
     pages = await startPageServer();
-    app = await startTestApp({ YOUTUBE_BASE_URL: youtube.url, SUMMARIZER_ALLOWED_HOSTS: [pages.host], TRUST_PROXY: true });
+    app = await startTestApp({ YOUTUBE_BASE_URL: youtube.url, SUMMARIZER_ALLOWED_HOSTS: [pages.host], TRUST_PROXY: 1 });
   });
   afterAll(async () => {
     await app.close();
@@ -105,6 +105,39 @@ describe('summarizer daily limits and streaming (offline engine)', () => {
     } finally {
       await direct.close();
     }
+  });
+
+  it('counts an IPv6 client by its /64, as the burst limit does: rotating addresses inside it gains nothing', async () => {
+    for (let i = 0; i < SUMMARIZER_DAILY_LIMIT; i++) {
+      const ip = `2001:db8:aa:bb:${(i + 1).toString(16)}::${i + 7}`;
+      expect((await post(app, '/v1/public/utils/summary', { text: TEXT }, { ip })).status, ip).toBe(200);
+    }
+    const over = await post(app, '/v1/public/utils/summary', { text: TEXT }, { ip: '2001:db8:aa:bb:ffff:1:2:3' });
+    expect(over.status).toBe(429);
+    expect(over.body.error).toBe(DAILY_LIMIT_REACHED);
+    // The streamed summary counts the same way.
+    const stream = await fetch(
+      `${app.url}/trpc/tools.summarizeStream?input=${encodeURIComponent(JSON.stringify({ mode: 'summary', request: { text: TEXT } }))}`,
+      { headers: { 'x-forwarded-for': '2001:db8:aa:bb:9::9' } },
+    );
+    expect(await stream.text()).toContain(DAILY_LIMIT_REACHED);
+    // The next /64 is another client.
+    expect((await post(app, '/v1/public/utils/summary', { text: TEXT }, { ip: '2001:db8:aa:bc::1' })).status).toBe(200);
+    const subjects = (await app.deps.db.dailyUsage.findMany({ where: { subject: { startsWith: 'ip:2001' } } })).map((r) => [r.subject, r.count]);
+    expect(subjects.sort()).toEqual([
+      ['ip:2001:db8:aa:bb::', SUMMARIZER_DAILY_LIMIT],
+      ['ip:2001:db8:aa:bc::', 1],
+    ]);
+  });
+
+  it('behind one proxy (TRUST_PROXY=1) takes the address the proxy saw, not one the client wrote in front of it', async () => {
+    for (let i = 0; i < SUMMARIZER_DAILY_LIMIT; i++) {
+      // The proxy appends the peer it saw (198.18.0.5); whatever the client sent before that is its own claim.
+      const ip = `192.0.2.${i + 1}, 198.18.0.5`;
+      expect((await post(app, '/v1/public/utils/summary', { text: TEXT }, { ip })).status, ip).toBe(200);
+    }
+    expect((await post(app, '/v1/public/utils/summary', { text: TEXT }, { ip: '192.0.2.200, 198.18.0.5' })).status).toBe(429);
+    expect(await app.deps.db.dailyUsage.count({ where: { subject: { startsWith: 'ip:192.0.2.' } } })).toBe(0);
   });
 
   it('keeps counting across a server restart: the count lives in the database', async () => {
@@ -165,7 +198,7 @@ describe('summarizer with an LLM', () => {
   let app: TestApp;
   beforeAll(async () => {
     llm = await startOpenAiTestServer();
-    app = await startTestApp({ OPENAI_BASE_URL: llm.url, OPENAI_API_KEY: 'test-key', LLM_MAX_RETRIES: 0, TRUST_PROXY: true });
+    app = await startTestApp({ OPENAI_BASE_URL: llm.url, OPENAI_API_KEY: 'test-key', LLM_MAX_RETRIES: 0, TRUST_PROXY: 1 });
   });
   afterAll(async () => {
     await app.close();

@@ -18,7 +18,7 @@ import type { z } from 'zod';
 import { sanitizeSummaryHtml, type ModelTier, type TranscriptTurn } from '../../ai/index.js';
 import type { AppDeps } from '../../deps.js';
 import { streamJob } from '../../stream-job.js';
-import { dailyLimit, takeDailyUseOrThrow } from '../../trpc/rate-limit.js';
+import { dailyLimit, dailySubject, takeDailyUseOrThrow } from '../../trpc/rate-limit.js';
 import { SUMMARIZER_KIND, estimateTokens, meterGeneration, serverEngine, type GenerationMeter } from '../ai-usage/service.js';
 import type { AuthUser } from '../auth/service.js';
 import { callAi } from '../summary/ai-errors.js';
@@ -301,7 +301,7 @@ export async function* streamSummarize(
 ): AsyncGenerator<SummarizeStreamEvent> {
   let giveBack: (() => Promise<void>) | undefined;
   try {
-    if (!caller.user) giveBack = await takeDailyUseOrThrow(deps.db, `ip:${caller.ip}`, SUMMARIZER_KIND, visitorSummarizerLimit(null));
+    if (!caller.user) giveBack = await takeDailyUseOrThrow(deps.db, dailySubject(caller), SUMMARIZER_KIND, visitorSummarizerLimit(null));
   } catch (error) {
     yield { type: 'error', error: streamErrorMessage(deps, error) };
     return;

@@ -38,7 +38,7 @@ type DeliveryEvent = WebhookEvent | 'ping';
 const REFUSALS: Record<OutboundRefusal, string> = {
   scheme: 'Webhook URL must start with https:// or http://',
   credentials: 'Webhook URL must not contain a user name or password',
-  port: 'Webhook URL refused: only ports 80 and 443 are allowed (an administrator can allow an intranet receiver in SUMMARIZER_ALLOWED_HOSTS)',
+  port: 'Webhook URL refused: only ports 80 and 443 are allowed (an administrator can allow an intranet receiver in WEBHOOK_ALLOWED_HOSTS)',
   address: 'Webhook URL refused: it points to a private, local or reserved network address',
 };
 
@@ -97,7 +97,7 @@ async function assertReachable(deps: AppDeps, url: string): Promise<void> {
   const parsed = new URL(url);
   let exempt: boolean;
   try {
-    exempt = checkOutboundUrl(parsed, deps.config.SUMMARIZER_ALLOWED_HOSTS);
+    exempt = checkOutboundUrl(parsed, deps.config.WEBHOOK_ALLOWED_HOSTS);
   } catch (error) {
     if (error instanceof OutboundRefusedError) throw urlError(REFUSALS[error.reason], url);
     throw error;
@@ -183,7 +183,7 @@ async function attempt(deps: AppDeps, hook: { url: string; secret: string }, del
   let exempt: boolean;
   try {
     url = new URL(hook.url);
-    exempt = checkOutboundUrl(url, deps.config.SUMMARIZER_ALLOWED_HOSTS);
+    exempt = checkOutboundUrl(url, deps.config.WEBHOOK_ALLOWED_HOSTS);
   } catch (error) {
     const reason = error instanceof OutboundRefusedError ? REFUSALS[error.reason] : 'Webhook URL is not valid';
     return { ok: false, status: null, error: reason, permanent: true };

@@ -13,7 +13,7 @@ export interface ReceivedRequest {
 /** Test-only webhook receiver on loopback: answers the queued statuses in turn, then 204. */
 export interface WebhookReceiver {
   url: string;
-  /** host:port, as SUMMARIZER_ALLOWED_HOSTS names it. */
+  /** host:port, as WEBHOOK_ALLOWED_HOSTS names it. */
   host: string;
   requests: ReceivedRequest[];
   /** Statuses of the next answers, in order ('drop' closes the connection without answering). */

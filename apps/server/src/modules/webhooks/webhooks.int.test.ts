@@ -34,7 +34,7 @@ describe('webhooks', () => {
   beforeAll(async () => {
     receiver = await startWebhookReceiver();
     app = await startTestApp({
-      SUMMARIZER_ALLOWED_HOSTS: [receiver.host],
+      WEBHOOK_ALLOWED_HOSTS: [receiver.host],
       PUBLIC_URL: 'https://mbox.example.org',
       // Short waits so retries happen within the test: 1 s, then 2 s, 4 s… (pg-boss adds jitter).
       WEBHOOK_RETRY_DELAY_SECONDS: 1,
@@ -120,6 +120,25 @@ describe('webhooks', () => {
     expect(response.body.data.field).toBe(field);
     expect(response.body.message).toMatch(message);
     expect(await list(ana)).toEqual([]);
+  });
+
+  it('opens only WEBHOOK_ALLOWED_HOSTS to webhooks: the summarizer\'s allow-list does not', async () => {
+    const summarizerOnly = await startTestApp({ SUMMARIZER_ALLOWED_HOSTS: [receiver.host] });
+    try {
+      const token = await summarizerOnly.signIn('ana@example.com');
+      const refused = await summarizerOnly.rest<ErrorBody>('POST', '/v1/webhooks', {
+        token,
+        body: { url: `${receiver.url}/intranet`, events: ['summary.created'] },
+      });
+      expect(refused.status, JSON.stringify(refused.body)).toBe(400);
+      expect(refused.body.data.field).toBe('url');
+      expect(refused.body.message).toMatch(/only ports 80 and 443.*WEBHOOK_ALLOWED_HOSTS/);
+      expect(await summarizerOnly.deps.db.webhook.count()).toBe(0);
+    } finally {
+      await summarizerOnly.close();
+    }
+    // The server of these tests names the receiver in WEBHOOK_ALLOWED_HOSTS.
+    expect((await create(ana, { url: `${receiver.url}/intranet`, events: ['summary.created'] })).status).toBe(200);
   });
 
   it(`keeps at most ${WEBHOOKS_PER_USER} webhooks per user`, async () => {

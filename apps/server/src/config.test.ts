@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from './config.js';
+
+const trustProxy = (value: string | undefined) => loadConfig({ TRUST_PROXY: value }).TRUST_PROXY;
+
+describe('TRUST_PROXY', () => {
+  it('trusts no proxy by default, nor when set to false or 0', () => {
+    for (const value of [undefined, '', 'false', 'FALSE', '0']) expect(trustProxy(value), String(value)).toBe(false);
+  });
+
+  it('takes a hop count', () => {
+    expect(trustProxy('1')).toBe(1);
+    expect(trustProxy('2')).toBe(2);
+  });
+
+  it('takes proxy addresses, networks and proxy-addr range names', () => {
+    expect(trustProxy('127.0.0.1, 10.0.0.0/8,::1,fd00::/8,loopback,uniquelocal')).toEqual([
+      '127.0.0.1',
+      '10.0.0.0/8',
+      '::1',
+      'fd00::/8',
+      'loopback',
+      'uniquelocal',
+    ]);
+  });
+
+  it('refuses true, which would trust every hop, naming what to give instead', () => {
+    expect(() => trustProxy('true')).toThrow(/TRUST_PROXY: 'true' would trust every X-Forwarded-For hop.*number of reverse proxies/);
+  });
+
+  it('refuses entries that are no address, network or count', () => {
+    expect(() => trustProxy('10.0.0.0/33')).toThrow(/'10\.0\.0\.0\/33' is not a hop count, an IP address, a CIDR network/);
+    expect(() => trustProxy('proxy.internal')).toThrow(/'proxy\.internal' is not/);
+  });
+});
