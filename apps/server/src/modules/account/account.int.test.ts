@@ -33,7 +33,7 @@ const TALK = [
 describe('Download my data', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await startTestApp({ SUMMARIZER_ALLOWED_HOSTS: ['127.0.0.1:9'] });
+    app = await startTestApp({ WEBHOOK_ALLOWED_HOSTS: ['127.0.0.1:9'] });
   });
   afterAll(() => app.close());
 
@@ -151,7 +151,7 @@ async function deletionWorld(overrides: Partial<Config> = {}, options: { embedde
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mbox-delete-'));
   const stripe = await startStripeServer();
   const app = await startTestApp(
-    { ...stripe.appConfig(), DATA_DIR: dataDir, JOB_POLL_SECONDS: 0.5, SUMMARIZER_ALLOWED_HOSTS: ['127.0.0.1:9'], ...overrides },
+    { ...stripe.appConfig(), DATA_DIR: dataDir, JOB_POLL_SECONDS: 0.5, WEBHOOK_ALLOWED_HOSTS: ['127.0.0.1:9'], ...overrides },
     options,
   );
   stripe.setWebhookUrl(`${app.url}/v1/stripe/webhook`);
