@@ -78,7 +78,7 @@ export async function startOpenAiTestServer(options: { responder?: Responder; la
   let responder = options.responder ?? defaultResponder;
   let inFlight = 0;
   let maxInFlight = 0;
-  const open = new Set<ServerResponse>();
+  const open = new Map<ServerResponse, () => void>();
 
   const server = createServer((req, res) => {
     let raw = '';
@@ -102,7 +102,6 @@ export async function startOpenAiTestServer(options: { responder?: Responder; la
       const index = requests.length;
       requests.push({ method: req.method, path, headers: req.headers, body, inFlight });
       const reply = queue.shift() ?? {};
-      open.add(res);
       let done = false;
       const finish = () => {
         if (done) return;
@@ -110,6 +109,7 @@ export async function startOpenAiTestServer(options: { responder?: Responder; la
         inFlight--;
         open.delete(res);
       };
+      open.set(res, finish);
       res.on('close', finish);
       const timers: NodeJS.Timeout[] = [];
       res.on('close', () => timers.forEach(clearTimeout));
@@ -179,13 +179,18 @@ export async function startOpenAiTestServer(options: { responder?: Responder; la
     enqueue: (...replies) => void queue.push(...replies),
     setResponder: (r) => void (responder = r),
     reset: () => {
+      // A response an earlier test left open (a stalled stream, a timed-out call) is not this test's.
+      for (const [res, finish] of open) {
+        finish();
+        res.destroy();
+      }
       requests.length = 0;
       queue.length = 0;
       maxInFlight = 0;
       responder = options.responder ?? defaultResponder;
     },
     close: async () => {
-      for (const res of open) res.destroy();
+      for (const res of open.keys()) res.destroy();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
