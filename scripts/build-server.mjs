@@ -1,7 +1,7 @@
 // Bundles the server into apps/server/dist with esbuild, so production starts without a TypeScript loader
 // and without Node resolving and reading the ~1,200 modules start-up would otherwise load one by one: the
 // server's sources, @mbox/shared and the libraries they import at start-up become a few ES module files
-// (docs/development.md, "Start-up and memory"). Types are checked by `npm run typecheck`, not here.
+// (docs/development.md, "The server bundle"). Types are checked by `npm run typecheck`, not here.
 //
 // Two kinds of import stay with Node, loaded from node_modules at run time:
 // - what the server loads on first use (`import('…')` in its sources: Stripe, firebase-admin, PGlite, …),
