@@ -21,7 +21,9 @@ async function settled(menu: Locator): Promise<void> {
 const toast = (page: Page, text: string) => page.getByTestId('toast').filter({ hasText: text });
 
 describe('settings, changelog, payment pages and header', () => {
-  const web = webAppAndBrowser();
+  // 'Translate to' is offered only where an AI model is configured; no test here generates anything, so
+  // the model's address is never called.
+  const web = webAppAndBrowser({ OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' });
 
   beforeAll(() => mkdir(SHOTS, { recursive: true }));
 
