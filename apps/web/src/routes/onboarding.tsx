@@ -3,6 +3,7 @@ import { REFERRAL_SUCCESS, REFERRAL_SUCCESS_DURATION_MS } from '@mbox/shared/ui-
 import { EXTENSION_INSTALL_URL } from '../lib/links';
 import { toast } from '../lib/toast';
 import { trpc } from '../lib/trpc';
+import { redirectTarget } from './guards';
 
 /** Spec §2: the onboarding steps, in order. */
 export const ONBOARDING_STEPS = ['welcome', 'join-meeting', 'security', 'summary'] as const;
@@ -47,7 +48,8 @@ export default function OnboardingPage() {
   const query = search.toString() ? `?${search.toString()}` : '';
   const content = STEP_CONTENT[step];
 
-  // Spec §4: complete onboarding, then accept a referral code from the query, then go to /.
+  // Spec §4: complete onboarding, then accept a referral code from the query, then go to / (or to the
+  // page asked for before sign-in, the redirect parameter).
   const finish = async () => {
     try {
       const saved = await complete.mutateAsync();
@@ -66,7 +68,7 @@ export default function OnboardingPage() {
         // The error toast is already shown by the shared handler.
       }
     }
-    navigate('/', { replace: true });
+    navigate(redirectTarget(query) ?? '/', { replace: true });
   };
 
   const busy = complete.isPending || acceptReferral.isPending;
