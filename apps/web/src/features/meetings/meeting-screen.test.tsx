@@ -1,5 +1,5 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { groupByDay } from '@mbox/shared/days';
 import type { Meeting, Message } from '@mbox/shared/meeting';
 import { apiError, createFakeTrpc } from '../../test/fake-trpc';
