@@ -104,7 +104,7 @@ let running: Promise<ExtensionConnection> | null = null;
 
 /**
  * The whole exchange: ask, and only when the extension wants the user fetch a token and send it.
- * Spec §8: a missing token is logged and an empty token is sent. One exchange at a time (a second call
+ * A missing token is logged and an empty token is sent. One exchange at a time (a second call
  * joins the one running); resolves with the ExtensionConnection it found, which it also publishes.
  */
 export function runHandshake(user: HandshakeUser, fetchExtensionToken: () => Promise<string>): Promise<ExtensionConnection> {

@@ -132,7 +132,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         }
         return null;
       } catch (error) {
-        // Spec §8: a failed login returns no user and is logged; the login card also says why.
+        // A failed login returns no user and is logged; the login card says why (docs/product.md, "Login").
         console.warn('[mbox] login failed', error);
         return signInFailureMessage(error);
       }

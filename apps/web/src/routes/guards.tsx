@@ -30,9 +30,10 @@ export function PageLoader() {
 }
 
 /**
- * Spec §2 route guards for signed-in pages: unauthenticated → /login, keeping the page asked for (path
- * and query); a redirect parameter wins; a user who is not onboarded goes to /onboarding unless already
- * there, keeping the page asked for too. Onboarding follows its own redirect parameter when it is done.
+ * The route guards of signed-in pages (docs/product.md, "Route guards"): unauthenticated → /login,
+ * keeping the page asked for (path and query); a redirect parameter wins; a user who is not onboarded
+ * goes to /onboarding unless already there, keeping the page asked for too. Onboarding follows its own
+ * redirect parameter when it is done.
  */
 export function RequireAuth() {
   const session = useSession();

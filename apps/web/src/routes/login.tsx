@@ -5,9 +5,9 @@ import { PRIVACY_POLICY_URL } from '../lib/links';
 import { useSession } from '../lib/session';
 
 /**
- * Spec §2 login screen; spec §4: the button is idle, in progress (disabled), then idle again. A failed
- * sign-in says why in the card. In local mode the address field accepts what the server accepts: any
- * address a browser's e-mail field takes (`newbie@localhost` too), up to the same length.
+ * The login screen (docs/product.md, "Login"): the button is idle, in progress (disabled), then idle
+ * again. A failed sign-in says why in the card. In local mode the address field accepts what the server
+ * accepts: any address a browser's e-mail field takes (`newbie@localhost` too), up to the same length.
  */
 export default function LoginPage() {
   const session = useSession();

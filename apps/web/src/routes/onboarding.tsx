@@ -48,8 +48,8 @@ export default function OnboardingPage() {
   const query = search.toString() ? `?${search.toString()}` : '';
   const content = STEP_CONTENT[step];
 
-  // Spec §4: complete onboarding, then accept a referral code from the query, then go to / (or to the
-  // page asked for before sign-in, the redirect parameter).
+  // docs/product.md, "Other pages": complete onboarding, then accept a referral code from the query,
+  // then go to / (or to the page asked for before sign-in, the redirect parameter).
   const finish = async () => {
     try {
       const saved = await complete.mutateAsync();

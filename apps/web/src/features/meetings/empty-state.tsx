@@ -2,8 +2,9 @@ import { NEW_MEET_URL } from '../../lib/links';
 import { ExtensionStatus } from '../extension/extension-status';
 
 /**
- * Spec §2 empty state of the meeting list, shown once per screen (the first run of '/' and of the
- * dashboard): the spec's texts, then where meetings come from, the extension, and whether it is connected.
+ * The empty state of docs/product.md, "Meeting screen", shown once per screen (the first run of '/'
+ * and of the dashboard): its texts, then where meetings come from, the extension, and whether it is
+ * connected.
  */
 export function MeetingsEmptyState() {
   return (

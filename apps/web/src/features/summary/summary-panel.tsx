@@ -206,8 +206,8 @@ function SummaryWorkspace({ meetingId, onCitation }: { meetingId: string; onCita
         ) : !list.data ? (
           <p className="text-sm text-base-content/60">No summaries to show.</p>
         ) : disabled ? (
-          // Spec §8's summary unavailable alert is information (a live meeting gets there as people speak),
-          // not a failure: shown as a note, announced politely.
+          // That a meeting cannot be summarised yet (docs/product.md, "Errors") is information, not a
+          // failure (a live meeting gets there as people speak): a note, announced politely.
           <div role="status" className="alert alert-info alert-soft text-sm" data-testid="summary-unavailable">
             <span>{SUMMARY_UNAVAILABLE_MESSAGE}</span>
           </div>
