@@ -169,7 +169,7 @@ describe('the first hour', () => {
       // And not on a page of its own.
       await menu.getByRole('link', { name: /AI Tools/ }).click();
       await page.waitForURL((url) => url.pathname === '/tools');
-      expect(await lastMeetings.getAttribute('class')).not.toContain('menu-active');
+      await expect.poll(() => lastMeetings.getAttribute('class')).not.toContain('menu-active');
     } finally {
       await context.close();
     }
