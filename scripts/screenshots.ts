@@ -13,6 +13,8 @@ import { readQmsumTurns } from '../tests/fixtures/meet/replay.js';
 
 const OUT_DIR = path.join(repoRoot, 'docs/screenshots');
 const EMAIL = 'dana.whitfield@example.com';
+/** A new account with no meeting yet: the first run. */
+const NEW_EMAIL = 'new.user@example.com';
 const DAY_MS = 24 * 60 * 60 * 1000;
 const MINUTE_MS = 60_000;
 
@@ -33,6 +35,8 @@ interface Screen {
   name: string;
   path: string;
   signedIn: boolean;
+  /** The account signed in, when not the seeded one. */
+  email?: string;
   /** What shows that the screen has finished loading. */
   ready: (page: Page) => Promise<unknown>;
 }
@@ -86,7 +90,7 @@ async function shoot(browser: Browser, app: TestApp, screen: Screen, width: keyo
   let context;
   let page: Page;
   if (screen.signedIn) {
-    ({ context, page } = await openSignedIn(browser, app, { email: EMAIL, path: screen.path, viewport }));
+    ({ context, page } = await openSignedIn(browser, app, { email: screen.email ?? EMAIL, path: screen.path, viewport }));
   } else {
     context = await browser.newContext({ viewport });
     page = await context.newPage();
@@ -130,6 +134,21 @@ async function main(): Promise<void> {
       { name: 'public', path: '/public', signedIn: false, ready: (p) => visible(p, 'main h1') },
       { name: 'settings', path: '/settings', signedIn: true, ready: (p) => visible(p, 'main h1') },
       { name: 'not-found', path: '/no/such/page', signedIn: true, ready: (p) => p.getByRole('heading', { name: 'Page not found' }).waitFor() },
+      {
+        name: 'meeting-not-found',
+        path: '/no-such-meeting',
+        signedIn: true,
+        ready: (p) => p.getByRole('heading', { name: 'Meeting not found' }).waitFor(),
+      },
+      // No extension in this browser: the screens say so once the handshake found no answer.
+      { name: 'first-run', path: '/', signedIn: true, email: NEW_EMAIL, ready: (p) => visible(p, '[data-testid="extension-status"][data-state="missing"]') },
+      {
+        name: 'onboarding-extension',
+        path: '/onboarding/join-meeting',
+        signedIn: true,
+        email: NEW_EMAIL,
+        ready: (p) => visible(p, '[data-testid="extension-status"][data-state="missing"]'),
+      },
     ];
     for (const screen of screens) {
       for (const width of Object.keys(VIEWPORTS) as (keyof typeof VIEWPORTS)[]) await shoot(browser, app, screen, width);

@@ -132,9 +132,9 @@ describe('dashboard, meeting screen layout and 404', () => {
       await page.getByRole('link', { name: 'Go to home page' }).click();
       await page.waitForURL(`${app.url}/`);
       await page.getByTestId('dashboard-stats').waitFor();
-      // A single unknown segment reads as a meeting id: the transcript's missing placeholder (spec §8).
+      // A single unknown segment reads as a meeting id: the meeting's not-found view (first-hour.spec.ts).
       await page.goto(`${app.url}/not-a-meeting`);
-      await page.getByText('here will be display you meeting', { exact: true }).waitFor();
+      await page.getByRole('heading', { name: 'Meeting not found' }).waitFor();
     } finally {
       await context.close();
     }

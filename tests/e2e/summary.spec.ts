@@ -209,12 +209,24 @@ describe('summary panel with the offline engine', () => {
     }
   });
 
-  it('shows the unavailable alert with the real minimum on a 2-line meeting', async () => {
+  it('shows the unavailable note with the real minimum on a 2-line meeting, as information, not an error', async () => {
     const { context, page } = await open('small@example.com', turns.slice(0, 2), 'small-2');
     try {
-      const alert = panel(page).getByRole('alert');
-      await alert.waitFor();
-      expect(await alert.innerText()).toBe(SUMMARY_UNAVAILABLE_MESSAGE);
+      const note = panel(page).getByTestId('summary-unavailable');
+      await note.waitFor();
+      expect(await note.innerText()).toBe(SUMMARY_UNAVAILABLE_MESSAGE);
+      expect(await note.getAttribute('role')).toBe('status');
+      expect(await panel(page).getByRole('alert').count()).toBe(0);
+      // Not drawn as an error: its colours are not the theme's error colours.
+      const colours = await note.evaluate((el) => {
+        const probe = document.createElement('div');
+        probe.className = 'alert alert-error alert-soft';
+        document.body.append(probe);
+        const error = getComputedStyle(probe).color;
+        probe.remove();
+        return { note: getComputedStyle(el).color, error };
+      });
+      expect(colours.note).not.toBe(colours.error);
       expect(SUMMARY_UNAVAILABLE_MESSAGE).toMatch(/at least 5 replica from 2 different participations/);
       expect(await promptPicker(page).isDisabled()).toBe(true);
       expect(await panel(page).getByRole('button', { name: 'Generate' }).count()).toBe(0);

@@ -2,10 +2,21 @@ import { z } from 'zod';
 
 export const AUTH_MODES = ['local', 'firebase'] as const;
 
-/** Local-mode sign-in (DESIGN.md: POST /v1/auth/login); an empty body signs in the default account. */
+/** The longest address of a local account (the login form's field says the same). */
+export const LOCAL_EMAIL_MAX_LENGTH = 320;
+
+/**
+ * Local-mode sign-in (POST /v1/auth/login); an empty body signs in the default account. An address is
+ * checked by the rule of the browser's e-mail field (WHATWG), so every address the login form accepts
+ * signs in, single-label domains included: the default account is `me@localhost`, and a second local
+ * account such as `newbie@localhost` is the obvious next one.
+ */
 export const loginInputSchema = z
   .strictObject({
-    email: z.email('must be an e-mail address').max(320).optional(),
+    email: z
+      .email({ pattern: z.regexes.html5Email, message: 'must be an e-mail address such as name@example.com or name@localhost' })
+      .max(LOCAL_EMAIL_MAX_LENGTH)
+      .optional(),
     name: z.string().trim().min(1).max(200).optional(),
   })
   .optional()

@@ -7,7 +7,7 @@ import { z } from 'zod';
  * unrelated window messages cheaply.
  *
  *   page → bridge  { mboxHandshake, action: 'need-user' }
- *   bridge → page  { mboxHandshake, action: 'need-user-reply', needUser, extensionVersion }
+ *   bridge → page  { mboxHandshake, action: 'need-user-reply', needUser, connected, extensionVersion }
  *   page → bridge  { mboxHandshake, action: 'set-user', authenticated: true, user, mboxToken, serverOrigin }
  *   page → bridge  { mboxHandshake, action: 'set-user', authenticated: false }        (logout)
  *   bridge → page  { mboxHandshake, action: 'set-user-ack', ok, error? }
@@ -63,6 +63,12 @@ export const needUserReplySchema = z.object({
   action: z.literal('need-user-reply'),
   /** True when the extension holds no token for the asking web app's origin. */
   needUser: z.boolean(),
+  /**
+   * True when the extension holds a working token for the asking origin. Needed beside needUser, which
+   * is also false on a page of another server than the one set in the extension. Extensions built
+   * before it omit it.
+   */
+  connected: z.boolean().optional(),
   extensionVersion: z.string(),
 });
 export type NeedUserReply = z.infer<typeof needUserReplySchema>;

@@ -43,13 +43,14 @@ describe('handshake', () => {
       mboxHandshake: true,
       action: 'need-user-reply',
       needUser: true,
+      connected: false,
       extensionVersion: '0.1.0',
     });
     const { reply, changed, foreign } = await store.handleHandshake(web, signIn(), '0.1.0');
     expect(reply).toEqual({ mboxHandshake: true, action: 'set-user-ack', ok: true });
     expect(changed).toBe(true);
     expect(foreign).toBe(false);
-    expect((await store.handleHandshake(web, ask, '0.1.0')).reply).toMatchObject({ needUser: false });
+    expect((await store.handleHandshake(web, ask, '0.1.0')).reply).toMatchObject({ needUser: false, connected: true });
     expect(await store.get()).toMatchObject({ token: 'ext-token', serverOrigin: web, webOrigin: web });
     expect(await store.serverOrigin()).toBe(web);
   });
@@ -59,7 +60,7 @@ describe('handshake', () => {
     const store = new AccountStore(kv);
     const page = 'http://localhost:5555';
     expect(await store.handleHandshake(page, ask, '0.1.0')).toEqual({
-      reply: { mboxHandshake: true, action: 'need-user-reply', needUser: false, extensionVersion: '0.1.0' },
+      reply: { mboxHandshake: true, action: 'need-user-reply', needUser: false, connected: false, extensionVersion: '0.1.0' },
       changed: false,
       foreign: true,
     });

@@ -93,9 +93,11 @@ export class AccountStore {
     const foreign = !handshakeOriginAllowed(origin, await this.serverOrigin());
     const answer = (reply: HandshakeReply, changed = false) => ({ reply, changed, foreign });
     if (request.action === 'need-user') {
-      // A foreign page is told nothing is needed, so it never mints a token the extension would refuse.
-      const needUser = !foreign && (!account || account.rejected || account.webOrigin !== origin);
-      return answer({ mboxHandshake: true, action: 'need-user-reply', needUser, extensionVersion });
+      // A foreign page is told nothing is needed, so it never mints a token the extension would refuse,
+      // and that it is not connected, so it can say so.
+      const connected = !foreign && !!account && !account.rejected && account.webOrigin === origin;
+      const needUser = !foreign && !connected;
+      return answer({ mboxHandshake: true, action: 'need-user-reply', needUser, connected, extensionVersion });
     }
     const ack: HandshakeReply = { mboxHandshake: true, action: 'set-user-ack', ok: true };
     const refuse = (error: string) => answer({ mboxHandshake: true, action: 'set-user-ack', ok: false, error });

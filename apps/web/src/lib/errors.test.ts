@@ -2,7 +2,7 @@ import { act, renderHook } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TRPCClientError } from '@trpc/client';
 import { apiError } from '../test/fake-trpc';
-import { ERROR_TEXT, classifyError, handleApiError, setUnauthorizedHandler } from './errors';
+import { ERROR_TEXT, classifyError, handleApiError, setUnauthorizedHandler, signInFailureMessage } from './errors';
 import { TOAST_DURATION_MS, toast, useToasts } from './toast';
 
 describe('classifyError (spec §8)', () => {
@@ -101,5 +101,26 @@ describe('handleApiError and toasts', () => {
     expect(result.current.map((t) => t.kind)).toEqual(['success']);
     act(() => vi.advanceTimersByTime(1));
     expect(result.current).toHaveLength(0);
+  });
+});
+
+describe('signInFailureMessage', () => {
+  it("gives the server's reason for any refusal, a 401 and a 429 included", () => {
+    const reason = 'Local sign-in is only allowed from this machine: open the app at http://localhost';
+    expect(signInFailureMessage(apiError(403, 'FORBIDDEN', reason))).toBe(reason);
+    expect(signInFailureMessage(apiError(401, 'UNAUTHORIZED', 'Google account e-mail is not verified'))).toBe(
+      'Google account e-mail is not verified',
+    );
+    expect(signInFailureMessage(apiError(429, 'TOO_MANY_REQUESTS', 'Too many sign-ins from this address'))).toBe(
+      'Too many sign-ins from this address',
+    );
+  });
+  it('says what happened to the Google window, and the general text when the server is unreachable', () => {
+    const closed = Object.assign(new Error('Firebase: Error (auth/popup-closed-by-user).'), { code: 'auth/popup-closed-by-user' });
+    expect(signInFailureMessage(closed)).toMatch(/Google window was closed/);
+    const other = Object.assign(new Error('x'), { code: 'auth/internal-error' });
+    expect(signInFailureMessage(other)).toBe('Google sign-in failed (auth/internal-error). Try again.');
+    expect(signInFailureMessage(TRPCClientError.from(new TypeError('Failed to fetch')))).toBe(ERROR_TEXT.request);
+    expect(signInFailureMessage(apiError(500, 'INTERNAL_SERVER_ERROR', 'boom'))).toBe(ERROR_TEXT.request);
   });
 });

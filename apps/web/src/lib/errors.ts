@@ -60,6 +60,35 @@ export function classifyError(error: unknown): ErrorOutcome {
   return { kind: 'toast', message: ERROR_TEXT.default };
 }
 
+/** Firebase's sign-in errors a person causes, said in their words (the SDK's own codes). */
+const FIREBASE_SIGN_IN_ERRORS: Record<string, string> = {
+  'auth/popup-closed-by-user': 'Sign-in cancelled: the Google window was closed before signing in.',
+  'auth/cancelled-popup-request': 'Sign-in cancelled: another sign-in window was opened.',
+  'auth/popup-blocked': 'The browser blocked the Google sign-in window: allow pop-ups for this site and try again.',
+  'auth/network-request-failed': 'Google could not be reached: check the connection and try again.',
+  'auth/unauthorized-domain': 'Google sign-in is not set up for this address: ask the administrator to add it to Firebase.',
+};
+
+function firebaseErrorCode(error: unknown): string | null {
+  if (!(error instanceof Error) || !('code' in error) || typeof error.code !== 'string') return null;
+  return error.code.startsWith('auth/') ? error.code : null;
+}
+
+/**
+ * Why a sign-in failed, for the login card: the server's reason for a refusal (any 4xx: local sign-in
+ * from another machine, an invalid address, a rejected Google account), Firebase's popup outcomes in
+ * words, and the general texts of classifyError for the rest.
+ */
+export function signInFailureMessage(error: unknown): string {
+  const code = firebaseErrorCode(error);
+  if (code) return FIREBASE_SIGN_IN_ERRORS[code] ?? `Google sign-in failed (${code}). Try again.`;
+  const status = httpStatusOf(error);
+  const message = serverMessage(error);
+  if (status !== null && status >= 400 && status < 500 && message) return message;
+  const outcome = classifyError(error);
+  return outcome.kind === 'toast' ? outcome.message : ERROR_TEXT.request;
+}
+
 let onUnauthorized: () => void = () => {};
 /** The session registers its logout here so the error handler can reach it without a cycle. */
 export function setUnauthorizedHandler(handler: () => void): void {

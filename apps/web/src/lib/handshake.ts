@@ -8,6 +8,7 @@ import {
   setUserAckSchema,
   type HandshakeRequest,
   type HandshakeUser,
+  type NeedUserReply,
 } from '@mbox/shared/handshake';
 
 export const HANDSHAKE_TIMEOUT_MS = 1000;
@@ -41,12 +42,39 @@ function waitFor<T>(schema: { safeParse(data: unknown): { success: true; data: T
   });
 }
 
-/** Asks the extension whether it needs the user; no answer within 1 s means no extension, nothing needed. */
-export async function extensionNeedsUser(timeoutMs = HANDSHAKE_TIMEOUT_MS): Promise<boolean> {
+/** Asks the extension about this page's origin; null when no extension answered within `timeoutMs`. */
+export function askExtension(timeoutMs = HANDSHAKE_TIMEOUT_MS): Promise<NeedUserReply | null> {
   const reply = waitFor(needUserReplySchema, timeoutMs);
   post({ mboxHandshake: true, action: 'need-user' });
-  return (await reply)?.needUser === true;
+  return reply;
 }
+
+/**
+ * Where the extension stands with this server, as the handshake last found it: `missing` (no extension
+ * answered), `not-connected` (installed, but it holds no token for this server: set to another server,
+ * or the hand-over failed), `connected`; `checking` until the first answer.
+ */
+export type ExtensionConnection = 'checking' | 'missing' | 'not-connected' | 'connected';
+
+let connection: ExtensionConnection = 'checking';
+const connectionListeners = new Set<() => void>();
+
+function publish(next: ExtensionConnection): ExtensionConnection {
+  if (next !== connection) {
+    connection = next;
+    for (const listener of connectionListeners) listener();
+  }
+  return next;
+}
+
+/** The last known ExtensionConnection, for useSyncExternalStore. */
+export const extensionConnection = {
+  get: (): ExtensionConnection => connection,
+  subscribe(listener: () => void): () => void {
+    connectionListeners.add(listener);
+    return () => connectionListeners.delete(listener);
+  },
+};
 
 /** Hands the user and its extension token to the extension; true when the bridge acknowledged. */
 export async function sendUserToExtension(user: HandshakeUser, mboxToken: string): Promise<boolean> {
@@ -65,15 +93,33 @@ export async function sendUserToExtension(user: HandshakeUser, mboxToken: string
 }
 
 export function signOutExtension(): void {
+  handOverFailed = false;
+  publish('checking');
   post({ mboxHandshake: true, action: 'set-user', authenticated: false });
 }
 
+/** A hand-over the extension refused is not tried again in this page (each try mints a token). */
+let handOverFailed = false;
+let running: Promise<ExtensionConnection> | null = null;
+
 /**
  * The whole exchange: ask, and only when the extension wants the user fetch a token and send it.
- * Spec §8: a missing token is logged and an empty token is sent.
+ * A missing token is logged and an empty token is sent. One exchange at a time (a second call
+ * joins the one running); resolves with the ExtensionConnection it found, which it also publishes.
  */
-export async function runHandshake(user: HandshakeUser, fetchExtensionToken: () => Promise<string>): Promise<void> {
-  if (!(await extensionNeedsUser())) return;
+export function runHandshake(user: HandshakeUser, fetchExtensionToken: () => Promise<string>): Promise<ExtensionConnection> {
+  running ??= exchange(user, fetchExtensionToken).finally(() => {
+    running = null;
+  });
+  return running;
+}
+
+async function exchange(user: HandshakeUser, fetchExtensionToken: () => Promise<string>): Promise<ExtensionConnection> {
+  const reply = await askExtension();
+  if (!reply) return publish('missing');
+  // An extension that predates `connected` says only whether it needs the user.
+  if (!reply.needUser) return publish(reply.connected === false ? 'not-connected' : 'connected');
+  if (handOverFailed) return publish('not-connected');
   let token = '';
   try {
     token = await fetchExtensionToken();
@@ -82,5 +128,9 @@ export async function runHandshake(user: HandshakeUser, fetchExtensionToken: () 
   }
   if (!token) console.warn('[mbox] extension token missing: sending an empty token');
   const ok = await sendUserToExtension(user, token);
-  if (!ok) console.warn('[mbox] extension did not acknowledge the user');
+  if (!ok) {
+    console.warn('[mbox] extension did not acknowledge the user');
+    handOverFailed = true;
+  }
+  return publish(ok ? 'connected' : 'not-connected');
 }

@@ -4,7 +4,7 @@ import type { AuthConfig } from '@mbox/shared/auth';
 import { DEFAULT_TIME_ZONE, isValidTimeZone } from '@mbox/shared/days';
 import { isPremiumActive } from '@mbox/shared/premium';
 import { authStore, csrfToken, useAuth, type AuthUser } from './auth';
-import { setUnauthorizedHandler } from './errors';
+import { setUnauthorizedHandler, signInFailureMessage } from './errors';
 import { firebaseSignOut, signInWithGooglePopup } from './firebase';
 import { runHandshake, signOutExtension } from './handshake';
 import { trpc } from './trpc';
@@ -19,8 +19,11 @@ export interface Session {
   /** null while the settings load. */
   onboarded: boolean | null;
   premium: boolean;
-  /** Local mode: `email` picks (or creates) a local account; Firebase mode: Google popup. */
-  login: (options?: { email?: string }) => Promise<void>;
+  /**
+   * Local mode: `email` picks (or creates) a local account; Firebase mode: Google popup. Resolves with
+   * why the sign-in failed (for the login card), or null when it worked.
+   */
+  login: (options?: { email?: string }) => Promise<string | null>;
   /** Ends this browser's session on the server, then here. */
   logout: () => Promise<void>;
   /** Forgets the session in this tab only: after the server ended it (revoked, signed out everywhere). */
@@ -127,9 +130,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
           const result = await signInMutation.mutateAsync(email ? { email } : {});
           authStore.signIn({ id: result.user.id, email: result.user.email, name: result.user.name });
         }
+        return null;
       } catch (error) {
-        // Spec §8: a failed login returns no user and is only logged.
+        // A failed login returns no user and is logged; the login card says why (docs/product.md, "Login").
         console.warn('[mbox] login failed', error);
+        return signInFailureMessage(error);
       }
     },
     [config.data, signInMutation, firebaseSignInMutation, utils],

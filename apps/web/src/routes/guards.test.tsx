@@ -24,6 +24,7 @@ const routes: RouteObject[] = [
       { path: '/', element: <Where name="home" /> },
       { path: '/subscribe', element: <Where name="subscribe" /> },
       { path: '/settings', element: <Where name="settings" /> },
+      { path: '/:id', element: <Where name="meeting" /> },
     ],
   },
 ];
@@ -31,9 +32,26 @@ const routes: RouteObject[] = [
 const where = () => screen.getByTestId('where').textContent;
 
 describe('route guards (spec §2)', () => {
-  it('sends an unauthenticated user to /login, keeping the query string', async () => {
+  it('sends an unauthenticated user to /login, keeping the page asked for: path and query', async () => {
     renderRoutes(routes, { path: '/settings?code=abc&x=1', session: fakeSession({ status: 'signed-out', user: null }) });
-    expect(await screen.findByTestId('where')).toHaveProperty('textContent', 'login /login?code=abc&x=1');
+    expect(await screen.findByTestId('where')).toHaveProperty('textContent', 'login /login?redirect=%2Fsettings%3Fcode%3Dabc%26x%3D1');
+  });
+
+  it('keeps the query of / as it is on the way to /login', async () => {
+    renderRoutes(routes, { path: '/?code=abc', session: fakeSession({ status: 'signed-out', user: null }) });
+    expect(await screen.findByTestId('where')).toHaveProperty('textContent', 'login /login?code=abc');
+  });
+
+  it('sends a user who is not onboarded to /onboarding with the page asked for, and leaves them there', async () => {
+    renderRoutes(routes, { path: '/settings?tab=summary', session: fakeSession({ onboarded: false }) });
+    await screen.findByTestId('where');
+    expect(where()).toBe('onboarding /onboarding?redirect=%2Fsettings%3Ftab%3Dsummary');
+  });
+
+  it('brings a signed-in user from /login through onboarding with the page asked for', async () => {
+    renderRoutes(routes, { path: `/login?redirect=${encodeURIComponent('/abc?line=l9')}`, session: fakeSession({ onboarded: false }) });
+    await screen.findByTestId('where');
+    expect(where()).toBe('onboarding /onboarding?redirect=%2Fabc%3Fline%3Dl9');
   });
 
   it('shows a loader, not the page, while the user state is unknown', () => {
@@ -49,7 +67,7 @@ describe('route guards (spec §2)', () => {
   });
 
   it('sends a signed-in user who is not onboarded to /onboarding', async () => {
-    renderRoutes(routes, { path: '/settings', session: fakeSession({ onboarded: false }) });
+    renderRoutes(routes, { path: '/', session: fakeSession({ onboarded: false }) });
     await screen.findByTestId('where');
     expect(where()).toBe('onboarding /onboarding');
   });

@@ -11,6 +11,16 @@ export function redirectTarget(search: string): string | null {
   return raw?.trim() ? sameOriginRedirectPath(raw) : null;
 }
 
+/**
+ * Where to send someone who must pass `gate` (sign-in, onboarding) before the page they asked for: that
+ * page, path and query, travels as the `redirect` parameter, which the gate follows once passed. A query
+ * on `/` itself (a referral code, a redirect of its own) travels as it is.
+ */
+export function throughGate(gate: '/login' | '/onboarding', location: { pathname: string; search: string; hash: string }): string {
+  if (location.pathname === '/') return `${gate}${location.search}`;
+  return `${gate}?redirect=${encodeURIComponent(`${location.pathname}${location.search}${location.hash}`)}`;
+}
+
 export function PageLoader() {
   return (
     <div className="flex min-h-[50vh] items-center justify-center" role="status" aria-label="Loading">
@@ -20,20 +30,21 @@ export function PageLoader() {
 }
 
 /**
- * Spec §2 route guards for signed-in pages: unauthenticated → /login (query string kept); a redirect
- * parameter wins; a user who is not onboarded goes to /onboarding unless already there.
+ * The route guards of signed-in pages (docs/product.md, "Route guards"): unauthenticated → /login,
+ * keeping the page asked for (path and query); a redirect parameter wins; a user who is not onboarded
+ * goes to /onboarding unless already there, keeping the page asked for too. Onboarding follows its own
+ * redirect parameter when it is done.
  */
 export function RequireAuth() {
   const session = useSession();
   const location = useLocation();
   if (session.status === 'loading') return <PageLoader />;
-  if (session.status === 'signed-out') return <Navigate to={`/login${location.search}`} replace />;
-  const target = redirectTarget(location.search);
+  if (session.status === 'signed-out') return <Navigate to={throughGate('/login', location)} replace />;
+  const onOnboarding = location.pathname === '/onboarding' || location.pathname.startsWith('/onboarding/');
+  const target = onOnboarding ? null : redirectTarget(location.search);
   if (target) return <Navigate to={target} replace />;
   if (session.onboarded === null) return <PageLoader />;
-  const onOnboarding = location.pathname === '/onboarding' || location.pathname.startsWith('/onboarding/');
-  // The query travels along: a referral link's code must reach onboarding through /login.
-  if (!session.onboarded && !onOnboarding) return <Navigate to={`/onboarding${location.search}`} replace />;
+  if (!session.onboarded && !onOnboarding) return <Navigate to={throughGate('/onboarding', location)} replace />;
   return <Outlet />;
 }
 

@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import type { RouteObject } from 'react-router';
 import { AppLayout } from '../features/layout/app-layout';
+import type { MenuHandle } from '../features/layout/header';
 import { PublicLayout } from '../features/layout/public-layout';
 import { LoginOnly, PageLoader, RequireAuth } from './guards';
 import NotFoundPage, { RouteErrorPage } from './not-found';
@@ -69,8 +70,9 @@ export const routes: RouteObject[] = [
               { path: '/subscribe', ...page(() => import('./subscribe')) },
               { path: '/payment-succeeded', ...page(() => import('./payment-succeeded')) },
               { path: '/payment-failed', ...page(() => import('./payment-failed')) },
-              // Any single segment is a meeting id: an unknown one shows the transcript's missing placeholder (spec §8).
-              { path: '/:id', ...meeting },
+              // Any single segment is a meeting id: an unknown one shows the meeting's not-found view. A
+              // meeting's page is under 'Last meetings' in the menu.
+              { path: '/:id', ...meeting, handle: { menuItem: '/' } satisfies MenuHandle },
             ],
           },
         ],

@@ -17,7 +17,7 @@ describe('login screen (spec §2, §4)', () => {
 
   it('local mode: the button says what it does and is disabled while login is in progress, then enables it again', async () => {
     let finish: () => void = () => {};
-    const login = vi.fn(() => new Promise<void>((resolve) => (finish = resolve)));
+    const login = vi.fn(() => new Promise<string | null>((resolve) => (finish = () => resolve(null))));
     renderRoutes([{ path: '/login', element: <LoginPage /> }], {
       path: '/login',
       session: fakeSession({ status: 'signed-out', user: null, login }),
@@ -48,5 +48,18 @@ describe('login screen (spec §2, §4)', () => {
     expect(screen.getByRole('button', { name: LOGIN_WITH_GOOGLE })).toBeTruthy();
     expect(screen.queryByRole('button', { name: LOGIN_LOCAL })).toBeNull();
     expect(screen.queryByLabelText('E-mail of a local account (optional)')).toBeNull();
+  });
+
+  it('says in the card why a sign-in failed, and clears it on the next attempt', async () => {
+    const reason = 'Local sign-in is only allowed from this machine: open the app at http://localhost';
+    const login = vi.fn<() => Promise<string | null>>().mockResolvedValueOnce(reason).mockReturnValueOnce(new Promise(() => {}));
+    renderRoutes([{ path: '/login', element: <LoginPage /> }], {
+      path: '/login',
+      session: fakeSession({ status: 'signed-out', user: null, login }),
+    });
+    fireEvent.click(await screen.findByRole('button', { name: LOGIN_LOCAL }));
+    expect((await screen.findByRole('alert')).textContent).toBe(reason);
+    fireEvent.click(screen.getByRole('button', { name: LOGIN_LOCAL }));
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 });

@@ -1,21 +1,28 @@
 import { useState, type FormEvent } from 'react';
+import { LOCAL_EMAIL_MAX_LENGTH } from '@mbox/shared/auth';
 import { LOGIN_LOCAL, LOGIN_WITH_GOOGLE } from '@mbox/shared/ui-messages';
 import { PRIVACY_POLICY_URL } from '../lib/links';
 import { useSession } from '../lib/session';
 
-/** Spec §2 login screen; spec §4: the button is idle, in progress (disabled), then idle again. */
+/**
+ * The login screen (docs/product.md, "Login"): the button is idle, in progress (disabled), then idle
+ * again. A failed sign-in says why in the card. In local mode the address field accepts what the server
+ * accepts: any address a browser's e-mail field takes (`newbie@localhost` too), up to the same length.
+ */
 export default function LoginPage() {
   const session = useSession();
   const [busy, setBusy] = useState(false);
   const [email, setEmail] = useState('');
+  const [failure, setFailure] = useState<string | null>(null);
   const local = session.mode === 'local';
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (busy) return;
     setBusy(true);
+    setFailure(null);
     try {
-      await session.login(local && email.trim() ? { email: email.trim() } : {});
+      setFailure(await session.login(local && email.trim() ? { email: email.trim() } : {}));
     } finally {
       setBusy(false);
     }
@@ -45,11 +52,17 @@ export default function LoginPage() {
                   className="input w-full"
                   placeholder="Leave empty for the default account"
                   autoComplete="email"
+                  maxLength={LOCAL_EMAIL_MAX_LENGTH}
                   value={email}
                   onChange={(e) => setEmail(e.target.value)}
                   disabled={busy}
                 />
               </fieldset>
+            )}
+            {failure && (
+              <div role="alert" className="alert alert-error alert-soft text-sm" data-testid="login-error">
+                <span>{failure}</span>
+              </div>
             )}
             <p className="text-sm text-base-content/70">
               By clicking login you agree to our terms and{' '}

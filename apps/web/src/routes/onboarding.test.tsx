@@ -7,6 +7,7 @@ import OnboardingPage from './onboarding';
 
 const routes = [
   { path: '/', element: <p>home</p> },
+  { path: '/settings', element: <p>settings</p> },
   { path: '/onboarding', element: <OnboardingPage /> },
   { path: '/onboarding/:step', element: <OnboardingPage /> },
 ];
@@ -47,5 +48,16 @@ describe('onboarding (spec §2, §4)', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Next' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
     expect(fake.calls.map((c) => c.path)).not.toContain('referral.accept');
+  });
+
+  it('finishing goes to the page asked for before sign-in, path and query, and only in this app', async () => {
+    const { router } = setup(`/onboarding/summary?redirect=${encodeURIComponent('/settings?tab=summary')}`);
+    fireEvent.click(await screen.findByRole('button', { name: 'Next' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/settings'));
+    expect(router.state.location.search).toBe('?tab=summary');
+
+    const away = setup(`/onboarding/summary?redirect=${encodeURIComponent('/.//evil.test')}`);
+    fireEvent.click((await screen.findAllByRole('button', { name: 'Next' })).at(-1)!);
+    await waitFor(() => expect(away.router.state.location.pathname).toBe('/'));
   });
 });

@@ -1,8 +1,9 @@
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { REFERRAL_SUCCESS, REFERRAL_SUCCESS_DURATION_MS } from '@mbox/shared/ui-messages';
-import { EXTENSION_INSTALL_URL } from '../lib/links';
+import { ExtensionStatus } from '../features/extension/extension-status';
 import { toast } from '../lib/toast';
 import { trpc } from '../lib/trpc';
+import { redirectTarget } from './guards';
 
 /** Spec §2: the onboarding steps, in order. */
 export const ONBOARDING_STEPS = ['welcome', 'join-meeting', 'security', 'summary'] as const;
@@ -47,7 +48,8 @@ export default function OnboardingPage() {
   const query = search.toString() ? `?${search.toString()}` : '';
   const content = STEP_CONTENT[step];
 
-  // Spec §4: complete onboarding, then accept a referral code from the query, then go to /.
+  // docs/product.md, "Other pages": complete onboarding, then accept a referral code from the query,
+  // then go to / (or to the page asked for before sign-in, the redirect parameter).
   const finish = async () => {
     try {
       const saved = await complete.mutateAsync();
@@ -66,7 +68,7 @@ export default function OnboardingPage() {
         // The error toast is already shown by the shared handler.
       }
     }
-    navigate('/', { replace: true });
+    navigate(redirectTarget(query) ?? '/', { replace: true });
   };
 
   const busy = complete.isPending || acceptReferral.isPending;
@@ -83,11 +85,8 @@ export default function OnboardingPage() {
           <div className="card-body items-center text-center">
             <h1 className="card-title text-2xl">{content.title}</h1>
             <p>{content.text}</p>
-            {step === 'join-meeting' && (
-              <a href={EXTENSION_INSTALL_URL} className="link link-primary" target="_blank" rel="noopener noreferrer">
-                Install the Mbox extension
-              </a>
-            )}
+            {/* Whether the extension is connected ("Connected" once it has its token), else the way to it. */}
+            {step === 'join-meeting' && <ExtensionStatus />}
             <div className="card-actions mt-4 w-full items-center justify-between">
               {previous ? (
                 <Link to={`/onboarding/${previous}${query}`} className="btn btn-circle btn-ghost" aria-label="Back">

@@ -14,7 +14,7 @@ export function fakeSession(overrides: Partial<Session> = {}): Session {
     user: { id: 'u1', email: 'ada@example.com', name: 'Ada' },
     onboarded: true,
     premium: false,
-    login: async () => {},
+    login: async () => null,
     logout: async () => {},
     endLocally: () => {},
     ...overrides,

@@ -25,6 +25,17 @@ describe('local sign-in', () => {
     expect(extra.status).toBe(400);
   });
 
+  it('signs in any address a browser e-mail field accepts, single-label domains included', async () => {
+    for (const email of ['newbie@localhost', 'Ops.Team+mbox@intranet']) {
+      const signedIn = await app.rest<{ user: { email: string } }>('POST', '/v1/auth/login', { body: { email } });
+      expect(signedIn.status, email).toBe(200);
+      expect(signedIn.body.user.email).toBe(email.toLowerCase());
+    }
+    const tooLong = await app.rest<{ message: string }>('POST', '/v1/auth/login', { body: { email: `${'a'.repeat(320)}@localhost` } });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body.message).toMatch(/email/);
+  });
+
   it('gives the same error shape over tRPC and REST', async () => {
     const rest = await app.rest<{ message: string; code: string; data: { code: string; httpStatus: number } }>(
       'GET',

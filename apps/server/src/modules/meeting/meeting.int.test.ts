@@ -51,6 +51,13 @@ describe('meetings', () => {
     expect((await app.rest('GET', `/v1/meeting/${keys[0]}`, { token: ana })).status).toBe(200);
   });
 
+  it("meeting.exists answers the owner true, and false (not 404) for an unknown id or another user's", async () => {
+    expect(await app.trpc(ana).meeting.exists.query({ id: keys[0]! })).toEqual({ exists: true });
+    expect(await app.trpc(ana).meeting.exists.query({ id: 'does-not-exist' })).toEqual({ exists: false });
+    expect(await app.trpc(bo).meeting.exists.query({ id: keys[0]! })).toEqual({ exists: false });
+    await expect(app.trpc().meeting.exists.query({ id: keys[0]! })).rejects.toMatchObject({ data: { httpStatus: 401 } });
+  });
+
   it('streams new and updated lines live to the owner over tRPC', async () => {
     const received: Message[] = [];
     const client = app.trpc(ana);

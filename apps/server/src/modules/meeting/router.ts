@@ -12,7 +12,7 @@ import {
 } from '@mbox/shared';
 import { authedProcedure, premiumProcedure, router } from '../../trpc/trpc.js';
 import { encryptMeeting } from '../message/service.js';
-import { deleteMeeting, getMeeting, getMeetingEvents, getMeetingMessages, listMeetingGroups, listMeetings, feedLines, feedMeetingChanges } from './service.js';
+import { deleteMeeting, findMeetingExists, getMeeting, getMeetingEvents, getMeetingMessages, listMeetingGroups, listMeetings, feedLines, feedMeetingChanges } from './service.js';
 
 const tags = ['meetings'];
 const idInput = z.strictObject({ id: meetingIdSchema });
@@ -43,6 +43,15 @@ export const meetingRouter = router({
     .input(idInput)
     .output(meetingDetailSchema)
     .query(({ ctx, input }) => getMeeting(ctx.deps, ctx.user.id, input.id)),
+
+  /**
+   * The web app's check before it opens a meeting's panels: an unknown id (or another user's) answers
+   * false rather than 404, so a stale or mistyped link shows one not-found view and no failed requests.
+   */
+  exists: authedProcedure
+    .input(idInput)
+    .output(z.object({ exists: z.boolean() }))
+    .query(async ({ ctx, input }) => ({ exists: await findMeetingExists(ctx.deps, ctx.user.id, input.id) })),
 
   messages: authedProcedure
     .meta({

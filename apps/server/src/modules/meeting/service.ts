@@ -159,6 +159,12 @@ export async function findOwnMeeting(deps: AppDeps, userId: string, meetingId: s
   return meeting;
 }
 
+/** Whether the user has this meeting (another user's reads as absent, like findOwnMeeting's 404). */
+export async function findMeetingExists(deps: AppDeps, userId: string, meetingId: string): Promise<boolean> {
+  const meeting = await deps.db.meeting.findFirst({ where: { id: meetingId, userId }, select: { id: true } });
+  return meeting !== null;
+}
+
 /** The user's newest meetings, a page of them, as the rows `m`: the userId + startedAt index serves it. */
 function newestMeetings(userId: string, page: { limit: number; offset: number }): Prisma.Sql {
   return Prisma.sql`(SELECT * FROM "Meeting" WHERE "userId" = ${userId}

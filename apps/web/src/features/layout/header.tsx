@@ -1,5 +1,5 @@
 import { useRef } from 'react';
-import { NavLink, useNavigate } from 'react-router';
+import { NavLink, useMatches, useNavigate } from 'react-router';
 import { FEEDBACK_URL, SUPPORT_URL } from '../../lib/links';
 import { useSession } from '../../lib/session';
 import { HeaderSearch } from '../search/header-search';
@@ -60,11 +60,27 @@ function MenuIcon() {
   );
 }
 
+/** A route's `handle` naming the menu item its pages belong to, when that is not its own path. */
+export interface MenuHandle {
+  menuItem: string;
+}
+
+function isMenuHandle(handle: unknown): handle is MenuHandle {
+  return typeof handle === 'object' && handle !== null && 'menuItem' in handle && typeof handle.menuItem === 'string';
+}
+
 /** The main menu's entries: in the bar on wide screens, in the menu button's dropdown on phones. */
 function MainMenuItems({ items }: { items: readonly MenuItem[] }) {
+  const owner = useMatches()
+    .map((match) => match.handle)
+    .findLast(isMenuHandle);
   return items.map((item) => (
     <li key={item.to}>
-      <NavLink to={item.to} end={item.to === '/'} className={({ isActive }) => (isActive ? 'menu-active' : '')}>
+      <NavLink
+        to={item.to}
+        end={item.to === '/'}
+        className={({ isActive }) => (isActive || owner?.menuItem === item.to ? 'menu-active' : '')}
+      >
         {item.label}
         {item.badge && <span className="badge badge-sm badge-secondary">{item.badge}</span>}
       </NavLink>

@@ -1,6 +1,11 @@
 import { NEW_MEET_URL } from '../../lib/links';
+import { ExtensionStatus } from '../extension/extension-status';
 
-/** Spec §2 empty state of the meeting list. */
+/**
+ * The empty state of docs/product.md, "Meeting screen", shown once per screen (the first run of '/'
+ * and of the dashboard): its texts, then where meetings come from, the extension, and whether it is
+ * connected.
+ */
 export function MeetingsEmptyState() {
   return (
     <div className="flex flex-col items-center gap-3 p-6 text-center" data-testid="meetings-empty">
@@ -10,6 +15,9 @@ export function MeetingsEmptyState() {
       <a className="btn btn-primary btn-sm" href={NEW_MEET_URL} target="_blank" rel="noopener noreferrer">
         New Google Meet
       </a>
+      <div className="mt-3 w-full max-w-md border-t border-base-300 pt-4">
+        <ExtensionStatus />
+      </div>
     </div>
   );
 }

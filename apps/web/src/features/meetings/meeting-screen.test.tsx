@@ -1,5 +1,5 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { groupByDay } from '@mbox/shared/days';
 import type { Meeting, Message } from '@mbox/shared/meeting';
 import { apiError, createFakeTrpc } from '../../test/fake-trpc';
@@ -61,6 +61,10 @@ function setup(path: string, detail: Record<string, { meet: Meeting; messages: M
       if (!found) throw apiError(404, 'NOT_FOUND', 'Meeting not found');
       return { ...found, next: null, total: found.messages.length };
     },
+    'meeting.exists': (input) => {
+      const id = (input as { id: string }).id;
+      return { exists: id in detail || MEETINGS.some((m) => m.key === id) };
+    },
     'meeting.events': () => [],
     'meeting.delete': () => ({ success: true }),
     'stats.dashboard': () => ({
@@ -109,10 +113,14 @@ describe('meeting list grouping (spec §2)', () => {
     expect(item.textContent).toContain('for 42 minutes');
   });
 
-  it('shows the empty state', async () => {
+  it('shows the empty state once on the first run, with where meetings come from', async () => {
     const fake = createFakeTrpc({ 'meeting.grouped': () => grouped([]) });
     renderRoutes(routes, { path: '/', fake });
     expect(await screen.findByText('No meetings (yet)')).toBeTruthy();
+    expect(screen.getAllByTestId('meetings-empty')).toHaveLength(1);
+    // No extension answers here (jsdom): the empty state leads to the extension page.
+    const install = await screen.findByRole('link', { name: 'Install the extension' }, { timeout: 3000 });
+    expect(install.getAttribute('href')).toBe('/extension');
     expect(screen.getByText("You don't have any meetings to show yet")).toBeTruthy();
     expect(screen.getByText('Please start any Google Meet meeting for displaying it here')).toBeTruthy();
     const button = screen.getByRole('link', { name: 'New Google Meet' });
@@ -132,13 +140,18 @@ describe('meeting list grouping (spec §2)', () => {
 });
 
 describe('transcript (spec §2, §4)', () => {
-  it('shows the missing placeholder for an unknown meeting', async () => {
-    vi.spyOn(console, 'warn').mockImplementation(() => {});
-    setup('/nope');
-    expect(await screen.findByText('here will be display you meeting')).toBeTruthy();
-    expect(screen.getByText('Transcription')).toBeTruthy();
+  it('shows one not-found view for an unknown meeting: no panels, no failed calls, a way back', async () => {
+    const { fake, router } = setup('/nope');
+    expect(await screen.findByRole('heading', { name: 'Meeting not found' })).toBeTruthy();
+    expect(screen.queryByText('Transcription')).toBeNull();
+    expect(screen.queryByRole('tab')).toBeNull();
+    expect(screen.queryByRole('combobox')).toBeNull();
+    const asked = fake.calls.map((c) => c.path);
+    expect(asked).toContain('meeting.exists');
+    for (const path of ['meeting.messages', 'meeting.events', 'summary.list']) expect(asked).not.toContain(path);
     expect(screen.queryByTestId('toast')).toBeNull();
-    vi.restoreAllMocks();
+    fireEvent.click(screen.getByRole('link', { name: 'Back to your meetings' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
   });
 
   it('merges live lines: new ones inserted, updated ones replaced by key', async () => {

@@ -1,10 +1,12 @@
 import { lazy, Suspense, useState, useSyncExternalStore, type KeyboardEvent, type ReactNode } from 'react';
 import { Group, Panel, Separator, useDefaultLayout } from 'react-resizable-panels';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
+import { trpc } from '../../lib/trpc';
 import { Dashboard } from '../dashboard/dashboard';
 import { TalkTimeChart } from '../dashboard/talk-time-chart';
+import { MeetingsEmptyState } from './empty-state';
 import { MeetingList } from './meeting-list';
-import { useDeleteMeeting, useMeetings } from './use-meetings';
+import { useDeleteMeeting, useMeetings, type MeetingsState } from './use-meetings';
 
 // '/' shows the list and the dashboard only: the panels of an open meeting are separate chunks, so
 // the first load of '/' stays within the bundle budget however much they grow.
@@ -87,14 +89,57 @@ function PanelTitle({ children }: { children: ReactNode }) {
   return <h2 className="border-b border-base-300 px-4 py-3 text-lg font-semibold">{children}</h2>;
 }
 
+/**
+ * Whether the meeting of the address is one of the user's: at once when the list holds it, else asked
+ * (meeting.exists answers false, not 404, so an unknown id costs no failed request). A failed check
+ * counts as found: the panels then show their own failure, as before.
+ */
+function useMeetingPresence(meetingId: string | undefined, meetings: MeetingsState): 'checking' | 'found' | 'missing' {
+  const listed = meetingId !== undefined && meetings.groups.some((g) => g.meetings.some((m) => m.key === meetingId));
+  const check = trpc.meeting.exists.useQuery({ id: meetingId ?? '' }, { enabled: meetingId !== undefined && !listed, meta: { silent: true } });
+  if (meetingId === undefined || listed) return 'found';
+  if (check.isPending) return 'checking';
+  return check.data?.exists === false ? 'missing' : 'found';
+}
+
+/** An address naming no meeting of the user's: one view that says so, with the way back. */
+function MeetingNotFound() {
+  return (
+    <div className="flex h-full items-center justify-center bg-base-100 p-6" data-testid="meeting-not-found">
+      <div className="flex max-w-md flex-col items-center gap-3 text-center">
+        <h1 className="text-2xl font-bold">Meeting not found</h1>
+        <p className="text-base-content/70">
+          There is no meeting at this address in your account: it was deleted, the link is incomplete, or the meeting
+          belongs to another account.
+        </p>
+        <Link to="/" className="btn btn-primary">
+          Back to your meetings
+        </Link>
+      </div>
+    </div>
+  );
+}
+
 /** Spec §2 meeting screen: 'Last meetings' beside the dashboard (no id) or transcript + summary (id). */
 export function MeetingScreen({ meetingId }: { meetingId: string | undefined }) {
   const navigate = useNavigate();
   const meetings = useMeetings();
+  const presence = useMeetingPresence(meetingId, meetings);
   const remove = useDeleteMeeting((id) => {
     if (id === meetingId) navigate('/', { replace: true });
   });
   const split = useSplitLayout();
+
+  if (presence === 'missing') return <MeetingNotFound />;
+  if (presence === 'checking') return <PanelLoader />;
+  // The first run: one empty state for the whole screen, not one in the list and one in the dashboard.
+  if (!meetingId && meetings.status === 'ready' && meetings.groups.length === 0) {
+    return (
+      <div className="flex h-full items-center justify-center overflow-y-auto bg-base-100">
+        <MeetingsEmptyState />
+      </div>
+    );
+  }
 
   const list = (
     <MeetingList

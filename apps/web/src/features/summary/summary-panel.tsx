@@ -206,7 +206,9 @@ function SummaryWorkspace({ meetingId, onCitation }: { meetingId: string; onCita
         ) : !list.data ? (
           <p className="text-sm text-base-content/60">No summaries to show.</p>
         ) : disabled ? (
-          <div role="alert" className="alert alert-error alert-soft text-sm">
+          // That a meeting cannot be summarised yet (docs/product.md, "Errors") is information, not a
+          // failure (a live meeting gets there as people speak): a note, announced politely.
+          <div role="status" className="alert alert-info alert-soft text-sm" data-testid="summary-unavailable">
             <span>{SUMMARY_UNAVAILABLE_MESSAGE}</span>
           </div>
         ) : shownStream ? (
