@@ -201,6 +201,13 @@ describe('recap e-mails over SMTP', () => {
     expect(JSON.stringify(badRedirect.body)).toContain('oops@');
 
     await updateSettings(app, token, { redirectEmails: 'assistant@example.com', whiteEmailList: ['team@example.org', 'Assistant@example.com'] });
+    // Both agree by the links they were e-mailed (docs/recaps.md, "Recipients").
+    for (const address of ['assistant@example.com', 'team@example.org']) {
+      await expect.poll(() => mailsTo(address).length, { timeout: 15_000 }).toBe(1);
+      const token = new URL(/(http\S+\/recipient\?token=\S+)/.exec(mailsTo(address)[0]!.parsed.text!)![1]!).searchParams.get('token');
+      expect((await app.rest('POST', '/v1/recap-recipients/confirm', { body: { token } })).status).toBe(200);
+    }
+    smtp.received.length = 0;
     const meetingId = await ingest(app, token, 's-redirect', TALK);
     await end(app, token, 's-redirect');
     const recap = await settled(app, token, meetingId);
