@@ -88,7 +88,14 @@ export const recapRecipientSchema = z.object({
 });
 export type RecapRecipient = z.infer<typeof recapRecipientSchema>;
 
-export const recapRecipientListSchema = z.object({ recipients: z.array(recapRecipientSchema) });
+export const recapRecipientListSchema = z.object({
+  recipients: z.array(recapRecipientSchema),
+  /** Most addresses the settings may name (RECAP_RECIPIENTS_MAX). */
+  maxRecipients: z.number().int(),
+  /** Most e-mails the account's recaps and confirmations may send per UTC day; 0 = unlimited (RECAP_EMAILS_PER_DAY). */
+  emailsPerDay: z.number().int(),
+});
+export type RecapRecipientList = z.infer<typeof recapRecipientListSchema>;
 
 /** The signed token of a confirmation link. */
 export const recipientTokenInputSchema = z.strictObject({ token: z.string().trim().min(10).max(500) });

@@ -72,6 +72,8 @@ describe('recap recipients other than the account confirm first', () => {
     expect(mailsTo('owner@example.com')).toHaveLength(0);
     expect(await app.trpc(token).recap.recipients.query()).toEqual({
       recipients: [{ email: 'friend@example.org', status: 'pending', confirmationSentAt: expect.any(Number), error: '' }],
+      maxRecipients: 20,
+      emailsPerDay: 50,
     });
 
     // Unconfirmed: the recap goes to the owner only, and the Outbox view says who was left out and why.

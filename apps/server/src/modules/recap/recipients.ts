@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { TRPCError } from '@trpc/server';
 import { parseEmailList } from '@mbox/shared';
-import type { RecapRecipient as RecipientDto, RecipientConsent, RecipientStatus } from '@mbox/shared/recap';
+import type { RecapRecipient as RecipientDto, RecapRecipientList, RecipientConsent, RecipientStatus } from '@mbox/shared/recap';
 import { recipientStatusSchema } from '@mbox/shared/recap';
 import type { AppDeps } from '../../deps.js';
 import type { JobContext } from '../../jobs/jobs.js';
@@ -140,7 +140,7 @@ function toRecipientDto(row: RecapRecipient): RecipientDto {
 }
 
 /** The consent state of the addresses the user's settings name now (not the account's own). */
-export async function listRecipients(deps: AppDeps, userId: string): Promise<{ recipients: RecipientDto[] }> {
+export async function listRecipients(deps: AppDeps, userId: string): Promise<RecapRecipientList> {
   const user = await deps.db.user.findUniqueOrThrow({ where: { id: userId }, select: { email: true, redirectEmails: true, whiteEmailList: true } });
   const addresses = strangerAddresses(user.email, settingsAddresses(user));
   const rows = await deps.db.recapRecipient.findMany({ where: { userId, email: { in: addresses } } });
@@ -149,6 +149,8 @@ export async function listRecipients(deps: AppDeps, userId: string): Promise<{ r
     recipients: addresses.map(
       (email) => (byEmail.has(email) ? toRecipientDto(byEmail.get(email)!) : { email, status: 'pending', confirmationSentAt: null, error: '' }),
     ),
+    maxRecipients: deps.config.RECAP_RECIPIENTS_MAX,
+    emailsPerDay: deps.config.RECAP_EMAILS_PER_DAY,
   };
 }
 
