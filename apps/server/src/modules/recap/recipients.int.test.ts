@@ -144,6 +144,21 @@ describe('recap recipients other than the account confirm first', () => {
     expect(await app.rest('POST', '/v1/recap-recipients/decline', { body: { token: expired } })).toMatchObject({ status: 200, body: { status: 'declined' } });
   });
 
+  it('an address stored before confirmations existed receives nothing and is asked at the next save', { timeout: 60_000 }, async () => {
+    const token = await app.signIn('older@example.com');
+    await app.deps.db.user.update({ where: { email: 'older@example.com' }, data: { whiteEmailList: ['old-friend@example.org'], sendNoSummary: true } });
+    expect((await app.trpc(token).recap.recipients.query()).recipients).toEqual([
+      { email: 'old-friend@example.org', status: 'pending', confirmationSentAt: null, error: 'No confirmation e-mail was sent yet: save the settings to send one.' },
+    ]);
+    const recap = await settledRecap(app, token, await meeting(app, token, 's-older'));
+    expect(recap).toMatchObject({ status: 'sent', recipients: ['older@example.com'] });
+    expect(mailsTo('old-friend@example.org')).toHaveLength(0);
+    await saveSettings(app, token, { sendSummary: true });
+    expect(mailsTo('old-friend@example.org')).toHaveLength(0);
+    await saveSettings(app, token, { whiteEmailList: ['old-friend@example.org'] });
+    await confirmationLink('old-friend@example.org');
+  });
+
   it('refuses more than RECAP_RECIPIENTS_MAX (20) addresses, naming the limit', async () => {
     const token = await app.signIn('many@example.com');
     const list = Array.from({ length: 20 }, (_, i) => `r${i}@example.com`);

@@ -147,7 +147,11 @@ export async function listRecipients(deps: AppDeps, userId: string): Promise<Rec
   const byEmail = new Map(rows.map((row) => [row.email, row]));
   return {
     recipients: addresses.map(
-      (email) => (byEmail.has(email) ? toRecipientDto(byEmail.get(email)!) : { email, status: 'pending', confirmationSentAt: null, error: '' }),
+      (email) =>
+        byEmail.has(email)
+          ? toRecipientDto(byEmail.get(email)!)
+          : // Named before confirmations existed: the next save of the settings asks its owner.
+            { email, status: 'pending', confirmationSentAt: null, error: 'No confirmation e-mail was sent yet: save the settings to send one.' },
     ),
     maxRecipients: deps.config.RECAP_RECIPIENTS_MAX,
     emailsPerDay: deps.config.RECAP_EMAILS_PER_DAY,
