@@ -2,53 +2,17 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Config } from '../../config.js';
 import { startTestApp, type TestApp } from '../../test/app.js';
 import { makePremium } from '../../test/fixtures.js';
 import { startSmtpServer, type TestSmtpServer } from '../../test/smtp-server.js';
-
-const PUBLIC_URL = 'http://mbox.test:8080';
-const startedAt = Date.UTC(2026, 10, 20, 15, 0);
-const fast: Partial<Config> = { JOB_POLL_SECONDS: 0.5, PUBLIC_URL };
-
-const TALK = [
-  ['Ana', 'Welcome everyone, today we decide the launch date for the new billing page.'],
-  ['Ben', 'The billing page is ready for review; QA found two bugs in the invoice export.'],
-  ['Ana', 'Then we fix the invoice export bugs first and launch next Tuesday.'],
-  ['Ben', 'Agreed. I will fix the export bugs by Friday and send the release notes.'],
-  ['Ana', 'Great. Carla will announce the launch to customers on Tuesday morning.'],
-  ['Ben', 'I will also update the help centre article about invoices.'],
-] as const;
+import { end, fast, ingest, PUBLIC_URL, settled, TALK } from './test-meetings.js';
 
 /** Words of the transcript that its summary quotes; never in the meeting's title (which stays in clear). */
 const SPOKEN = /invoice|export bugs|Carla|help centre/i;
 
-async function ingest(app: TestApp, token: string, sessionId: string) {
-  const { status, body } = await app.rest<{ meetingKey: string }>('POST', '/v1/transcript/lines', {
-    token,
-    body: {
-      meeting: { sessionId, meetCode: 'abc-defg-hij', startedAt, title: 'Quarterly sync', participants: ['Ana', 'Ben'] },
-      lines: TALK.map(([speaker, text], i) => ({ captionId: `c${i}`, revision: 0, speaker, text, spokenAt: startedAt + i * 60_000, final: true })),
-    },
-  });
-  expect(status, JSON.stringify(body)).toBe(200);
-  return body.meetingKey;
-}
-
-async function end(app: TestApp, token: string, sessionId: string) {
-  const { status, body } = await app.rest('POST', '/v1/transcript/end', { token, body: { sessionId, finishedAt: startedAt + 30 * 60_000 } });
-  expect(status, JSON.stringify(body)).toBe(200);
-}
-
 async function encrypt(app: TestApp, token: string, meetingId: string) {
   const { status, body } = await app.rest('PUT', `/v1/p/meeting/encrypt/${meetingId}`, { token });
   expect(status, JSON.stringify(body)).toBe(200);
-}
-
-async function settledRecap(app: TestApp, token: string, meetingId: string) {
-  const find = async () => (await app.trpc(token).recap.list.query({})).recaps.find((r) => r.meetingId === meetingId);
-  await expect.poll(async () => (await find())?.status, { timeout: 30_000, interval: 200 }).toMatch(/^(sent|skipped|failed)$/);
-  return (await find())!;
 }
 
 /** The recap row as the database holds it (what a dump or backup would hold). */
@@ -74,10 +38,10 @@ describe('recaps of encrypted meetings, over SMTP', () => {
     await app.signIn('secret@example.com');
     await makePremium(app, 'secret@example.com');
     const token = await app.signIn('secret@example.com');
-    const meetingId = await ingest(app, token, 's-sealed');
+    const meetingId = await ingest(app, token, 's-sealed', TALK);
     await encrypt(app, token, meetingId);
     await end(app, token, 's-sealed');
-    const recap = await settledRecap(app, token, meetingId);
+    const recap = await settled(app, token, meetingId);
     expect(recap.status).toBe('sent');
 
     const row = await rawRecap(app, meetingId);
@@ -95,7 +59,7 @@ describe('recaps of encrypted meetings, over SMTP', () => {
     // The owner's Outbox view opens it; another user's is a 404.
     const detail = await app.trpc(token).recap.get.query({ recapId: recap.id });
     expect(detail.text).toMatch(SPOKEN);
-    expect(detail.html).toContain('Quarterly sync');
+    expect(detail.html).toContain('Billing launch sync');
     const stranger = await app.signIn('stranger@example.com');
     expect((await app.rest('GET', `/v1/recaps/${recap.id}`, { token: stranger })).status).toBe(404);
   });
@@ -104,9 +68,9 @@ describe('recaps of encrypted meetings, over SMTP', () => {
     await app.signIn('later@example.com');
     await makePremium(app, 'later@example.com');
     const token = await app.signIn('later@example.com');
-    const meetingId = await ingest(app, token, 's-later');
+    const meetingId = await ingest(app, token, 's-later', TALK);
     await end(app, token, 's-later');
-    const recap = await settledRecap(app, token, meetingId);
+    const recap = await settled(app, token, meetingId);
     const before = await rawRecap(app, meetingId);
     expect(before.encrypted).toBe(false);
     expect(before.text).toMatch(SPOKEN);
@@ -143,10 +107,10 @@ describe('recaps of encrypted meetings, in the outbox folder', () => {
     await app.signIn('local@example.com');
     await makePremium(app, 'local@example.com');
     const token = await app.signIn('local@example.com');
-    const meetingId = await ingest(app, token, 'o-sealed');
+    const meetingId = await ingest(app, token, 'o-sealed', TALK);
     await encrypt(app, token, meetingId);
     await end(app, token, 'o-sealed');
-    const recap = await settledRecap(app, token, meetingId);
+    const recap = await settled(app, token, meetingId);
     expect(recap.status).toBe('sent');
     const detail = await app.trpc(token).recap.get.query({ recapId: recap.id });
     expect(detail.text).toMatch(SPOKEN);
@@ -154,7 +118,7 @@ describe('recaps of encrypted meetings, in the outbox folder', () => {
     const file = await fileOf(detail.messageId);
     expect(file).not.toBeNull();
     expect(file).toContain(`Message-ID: <${detail.messageId}>`);
-    expect(file).toContain('Subject: Recap: Quarterly sync');
+    expect(file).toContain('Subject: Recap: Billing launch sync');
     // Quoted-printable or base64 would hide words from a plain search: decode what the file says.
     const { simpleParser } = await import('mailparser');
     const parsed = await simpleParser(file!);
@@ -167,9 +131,9 @@ describe('recaps of encrypted meetings, in the outbox folder', () => {
     await app.signIn('local-later@example.com');
     await makePremium(app, 'local-later@example.com');
     const token = await app.signIn('local-later@example.com');
-    const meetingId = await ingest(app, token, 'o-later');
+    const meetingId = await ingest(app, token, 'o-later', TALK);
     await end(app, token, 'o-later');
-    const recap = await settledRecap(app, token, meetingId);
+    const recap = await settled(app, token, meetingId);
     const { messageId, text } = await app.trpc(token).recap.get.query({ recapId: recap.id });
     const { simpleParser } = await import('mailparser');
     expect((await simpleParser((await fileOf(messageId))!)).text).toMatch(SPOKEN);

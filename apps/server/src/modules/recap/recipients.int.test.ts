@@ -1,42 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Config } from '../../config.js';
 import { startTestApp, type TestApp } from '../../test/app.js';
 import { startSmtpServer, type TestSmtpServer } from '../../test/smtp-server.js';
 import { signRecipientToken } from './recipients.js';
-
-const PUBLIC_URL = 'http://mbox.test:8080';
-const startedAt = Date.UTC(2026, 10, 20, 15, 0);
-const fast: Partial<Config> = { JOB_POLL_SECONDS: 0.5, PUBLIC_URL };
+import { end, fast, ingest, PUBLIC_URL, settled, TALK, updateSettings } from './test-meetings.js';
 
 /** Too short to summarise: with sendNoSummary on, the recap is the short note, composed at once. */
-const SHORT_TALK = [
-  ['Ana', 'Quick sync about the quarterly numbers.'],
-  ['Ben', 'Agreed, I will send them tonight.'],
-] as const;
-
-async function meeting(app: TestApp, token: string, sessionId: string) {
-  const ingest = await app.rest<{ meetingKey: string }>('POST', '/v1/transcript/lines', {
-    token,
-    body: {
-      meeting: { sessionId, meetCode: 'abc-defg-hij', startedAt, title: 'Numbers sync', participants: ['Ana', 'Ben'] },
-      lines: SHORT_TALK.map(([speaker, text], i) => ({ captionId: `c${i}`, revision: 0, speaker, text, spokenAt: startedAt + i * 60_000, final: true })),
-    },
-  });
-  expect(ingest.status, JSON.stringify(ingest.body)).toBe(200);
-  const end = await app.rest('POST', '/v1/transcript/end', { token, body: { sessionId, finishedAt: startedAt + 10 * 60_000 } });
-  expect(end.status, JSON.stringify(end.body)).toBe(200);
-  return ingest.body.meetingKey;
-}
-
-async function settledRecap(app: TestApp, token: string, meetingId: string) {
-  const find = async () => (await app.trpc(token).recap.list.query({})).recaps.find((r) => r.meetingId === meetingId);
-  await expect.poll(async () => (await find())?.status, { timeout: 20_000, interval: 200 }).toMatch(/^(sent|skipped|failed)$/);
-  return (await find())!;
-}
-
-async function saveSettings(app: TestApp, token: string, body: Record<string, unknown>) {
-  const result = await app.rest<{ message?: string }>('PUT', '/v1/user-settings', { token, body });
-  expect(result.status, JSON.stringify(result.body)).toBe(200);
+async function shortMeeting(app: TestApp, token: string, sessionId: string) {
+  const meetingId = await ingest(app, token, sessionId, TALK.slice(0, 2));
+  await end(app, token, sessionId);
+  return meetingId;
 }
 
 describe('recap recipients other than the account confirm first', () => {
@@ -62,7 +34,7 @@ describe('recap recipients other than the account confirm first', () => {
 
   it('e-mails a signed link; nothing else reaches the address until it agrees; then recaps do; declining stops them', { timeout: 90_000 }, async () => {
     const token = await app.signIn('owner@example.com');
-    await saveSettings(app, token, { sendNoSummary: true, whiteEmailList: ['friend@example.org', 'Owner@example.com'] });
+    await updateSettings(app, token, { sendNoSummary: true, whiteEmailList: ['friend@example.org', 'Owner@example.com'] });
 
     const { mail, token: linkToken } = await confirmationLink('friend@example.org');
     expect(mail.parsed.subject).toBe('Do you want meeting recaps from owner@example.com?');
@@ -77,7 +49,7 @@ describe('recap recipients other than the account confirm first', () => {
     });
 
     // Unconfirmed: the recap goes to the owner only, and the Outbox view says who was left out and why.
-    const first = await settledRecap(app, token, await meeting(app, token, 's-1'));
+    const first = await settled(app, token, await shortMeeting(app, token, 's-1'));
     expect(first).toMatchObject({ status: 'sent', recipients: ['owner@example.com'] });
     expect(first.refused).toBe('Not sent to friend@example.org: it has not confirmed (yet) to receive these e-mails');
     expect(mailsTo('friend@example.org')).toHaveLength(1);
@@ -89,7 +61,7 @@ describe('recap recipients other than the account confirm first', () => {
     expect(agreed).toMatchObject({ status: 200, body: { status: 'confirmed' } });
     expect((await app.trpc(token).recap.recipients.query()).recipients[0]!.status).toBe('confirmed');
 
-    const second = await settledRecap(app, token, await meeting(app, token, 's-2'));
+    const second = await settled(app, token, await shortMeeting(app, token, 's-2'));
     expect(second).toMatchObject({ status: 'sent', refused: '' });
     expect(second.recipients.map((r) => r.toLowerCase()).sort()).toEqual(['friend@example.org', 'owner@example.com']);
     expect(mailsTo('friend@example.org')).toHaveLength(2);
@@ -97,13 +69,13 @@ describe('recap recipients other than the account confirm first', () => {
     // The same link stops them later.
     const declined = await app.rest('POST', '/v1/recap-recipients/decline', { body: { token: linkToken } });
     expect(declined).toMatchObject({ status: 200, body: { status: 'declined' } });
-    const third = await settledRecap(app, token, await meeting(app, token, 's-3'));
+    const third = await settled(app, token, await shortMeeting(app, token, 's-3'));
     expect(third.recipients).toEqual(['owner@example.com']);
     expect(mailsTo('friend@example.org')).toHaveLength(2);
 
     // Saving the address again never asks the person twice.
-    await saveSettings(app, token, { whiteEmailList: [] });
-    await saveSettings(app, token, { whiteEmailList: ['friend@example.org'] });
+    await updateSettings(app, token, { whiteEmailList: [] });
+    await updateSettings(app, token, { whiteEmailList: ['friend@example.org'] });
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(mailsTo('friend@example.org')).toHaveLength(2);
     expect((await app.trpc(token).recap.recipients.query()).recipients).toMatchObject([{ email: 'friend@example.org', status: 'declined' }]);
@@ -111,9 +83,9 @@ describe('recap recipients other than the account confirm first', () => {
 
   it('a redirect to a stranger sends nothing to anyone until it is confirmed', { timeout: 60_000 }, async () => {
     const token = await app.signIn('redirector@example.com');
-    await saveSettings(app, token, { sendNoSummary: true, redirectEmails: 'stranger@example.net' });
+    await updateSettings(app, token, { sendNoSummary: true, redirectEmails: 'stranger@example.net' });
     await confirmationLink('stranger@example.net');
-    const recap = await settledRecap(app, token, await meeting(app, token, 's-redirect'));
+    const recap = await settled(app, token, await shortMeeting(app, token, 's-redirect'));
     expect(recap).toMatchObject({ status: 'skipped', recipients: [] });
     expect(recap.skippedReason).toBe('Not sent to stranger@example.net: it has not confirmed (yet) to receive these e-mails');
     expect(mailsTo('stranger@example.net')).toHaveLength(1);
@@ -122,7 +94,7 @@ describe('recap recipients other than the account confirm first', () => {
 
   it('an expired link can decline but not agree; a forged or altered one does nothing', async () => {
     const token = await app.signIn('expiry@example.com');
-    await saveSettings(app, token, { whiteEmailList: ['late@example.org'] });
+    await updateSettings(app, token, { whiteEmailList: ['late@example.org'] });
     const row = await app.deps.db.recapRecipient.findFirstOrThrow({ where: { email: 'late@example.org' } });
     const expired = signRecipientToken(app.deps.secrets, row.id, new Date(Date.now() - 1000));
 
@@ -150,12 +122,12 @@ describe('recap recipients other than the account confirm first', () => {
     expect((await app.trpc(token).recap.recipients.query()).recipients).toEqual([
       { email: 'old-friend@example.org', status: 'pending', confirmationSentAt: null, error: 'No confirmation e-mail was sent yet: save the settings to send one.' },
     ]);
-    const recap = await settledRecap(app, token, await meeting(app, token, 's-older'));
+    const recap = await settled(app, token, await shortMeeting(app, token, 's-older'));
     expect(recap).toMatchObject({ status: 'sent', recipients: ['older@example.com'] });
     expect(mailsTo('old-friend@example.org')).toHaveLength(0);
-    await saveSettings(app, token, { sendSummary: true });
+    await updateSettings(app, token, { sendSummary: true });
     expect(mailsTo('old-friend@example.org')).toHaveLength(0);
-    await saveSettings(app, token, { whiteEmailList: ['old-friend@example.org'] });
+    await updateSettings(app, token, { whiteEmailList: ['old-friend@example.org'] });
     await confirmationLink('old-friend@example.org');
   });
 
@@ -166,7 +138,7 @@ describe('recap recipients other than the account confirm first', () => {
     expect(refused.status).toBe(400);
     expect(refused.body.message).toBe('At most 20 recap recipients (redirectEmails and whiteEmailList together); 21 were given');
     expect(await app.deps.db.recapRecipient.count({ where: { user: { email: 'many@example.com' } } })).toBe(0);
-    await saveSettings(app, token, { whiteEmailList: list, sendSummary: false });
+    await updateSettings(app, token, { whiteEmailList: list, sendSummary: false });
   });
 });
 
@@ -185,25 +157,25 @@ describe('the daily recap e-mail budget (RECAP_EMAILS_PER_DAY)', () => {
   it('confirmations and every address of a recap count; past the limit the recap is refused, visibly', { timeout: 90_000 }, async () => {
     const token = await app.signIn('budget@example.com');
     // 1: the confirmation e-mail.
-    await saveSettings(app, token, { sendNoSummary: true, whiteEmailList: ['pal@example.org'] });
+    await updateSettings(app, token, { sendNoSummary: true, whiteEmailList: ['pal@example.org'] });
     await expect.poll(() => smtp.received.length, { timeout: 15_000 }).toBe(1);
     const row = await app.deps.db.recapRecipient.findFirstOrThrow({ where: { email: 'pal@example.org' } });
     const link = signRecipientToken(app.deps.secrets, row.id, new Date(Date.now() + 60_000));
     expect((await app.rest('POST', '/v1/recap-recipients/confirm', { body: { token: link } })).status).toBe(200);
 
     // 2 and 3: one recap to two addresses.
-    const first = await settledRecap(app, token, await meeting(app, token, 'b-1'));
+    const first = await settled(app, token, await shortMeeting(app, token, 'b-1'));
     expect(first).toMatchObject({ status: 'sent', refused: '' });
     expect(first.recipients).toHaveLength(2);
     // Nothing left today: the next recap goes nowhere and says why.
-    const second = await settledRecap(app, token, await meeting(app, token, 'b-2'));
+    const second = await settled(app, token, await shortMeeting(app, token, 'b-2'));
     expect(second).toMatchObject({ status: 'skipped', recipients: [] });
     expect(second.refused).toBe('Not sent to budget@example.com, pal@example.org: the daily limit of 3 recap e-mails of this account was reached');
     expect(second.skippedReason).toBe(second.refused);
     expect(smtp.received).toHaveLength(2);
 
     // A new address's confirmation waits too, with the reason shown in Settings.
-    await saveSettings(app, token, { whiteEmailList: ['pal@example.org', 'late@example.org'] });
+    await updateSettings(app, token, { whiteEmailList: ['pal@example.org', 'late@example.org'] });
     await expect
       .poll(async () => (await app.trpc(token).recap.recipients.query()).recipients.find((r) => r.email === 'late@example.org')?.error, { timeout: 15_000 })
       .toContain('the daily limit of 3 e-mails of this account was reached');
@@ -211,7 +183,7 @@ describe('the daily recap e-mail budget (RECAP_EMAILS_PER_DAY)', () => {
 
     // Another account has its own budget.
     const other = await app.signIn('other@example.com');
-    await saveSettings(app, other, { sendNoSummary: true });
-    expect(await settledRecap(app, other, await meeting(app, other, 'b-3'))).toMatchObject({ status: 'sent', recipients: ['other@example.com'] });
+    await updateSettings(app, other, { sendNoSummary: true });
+    expect(await settled(app, other, await shortMeeting(app, other, 'b-3'))).toMatchObject({ status: 'sent', recipients: ['other@example.com'] });
   });
 });
