@@ -4,8 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/app.js';
 import { makePremium } from '../../test/fixtures.js';
-import { startSmtpServer, type TestSmtpServer } from '../../test/smtp-server.js';
-import { end, fast, ingest, PUBLIC_URL, settled, TALK } from './test-meetings.js';
+import { end, fast, ingest, PUBLIC_URL, settled, TALK, withSmtpApp } from './test-meetings.js';
 
 /** Words of the transcript that its summary quotes; never in the meeting's title (which stays in clear). */
 const SPOKEN = /invoice|export bugs|Carla|help centre/i;
@@ -23,65 +22,56 @@ async function rawRecap(app: TestApp, meetingId: string) {
 }
 
 describe('recaps of encrypted meetings, over SMTP', () => {
-  let smtp: TestSmtpServer;
-  let app: TestApp;
-  beforeAll(async () => {
-    smtp = await startSmtpServer();
-    app = await startTestApp({ ...fast, SMTP_URL: smtp.url });
-  });
-  afterAll(async () => {
-    await app?.close();
-    await smtp?.close();
-  });
+  const env = withSmtpApp();
 
   it('stores the recap sealed (enc1:), sends it readable, and shows it to its owner only', { timeout: 90_000 }, async () => {
-    await app.signIn('secret@example.com');
-    await makePremium(app, 'secret@example.com');
-    const token = await app.signIn('secret@example.com');
-    const meetingId = await ingest(app, token, 's-sealed', TALK);
-    await encrypt(app, token, meetingId);
-    await end(app, token, 's-sealed');
-    const recap = await settled(app, token, meetingId);
+    await env.app.signIn('secret@example.com');
+    await makePremium(env.app, 'secret@example.com');
+    const token = await env.app.signIn('secret@example.com');
+    const meetingId = await ingest(env.app, token, 's-sealed', TALK);
+    await encrypt(env.app, token, meetingId);
+    await end(env.app, token, 's-sealed');
+    const recap = await settled(env.app, token, meetingId);
     expect(recap.status).toBe('sent');
 
-    const row = await rawRecap(app, meetingId);
+    const row = await rawRecap(env.app, meetingId);
     expect(row.encrypted).toBe(true);
     expect(row.html).toMatch(/^enc1:[A-Za-z0-9+/=]+$/);
     expect(row.text).toMatch(/^enc1:[A-Za-z0-9+/=]+$/);
     // The summary stored beside it is sealed as before.
-    const summaries = await app.deps.db.$queryRaw<{ text: string }[]>`SELECT text FROM "Summary" WHERE "meetingId" = ${meetingId}`;
+    const summaries = await env.app.deps.db.$queryRaw<{ text: string }[]>`SELECT text FROM "Summary" WHERE "meetingId" = ${meetingId}`;
     expect(summaries.length).toBeGreaterThan(0);
     for (const summary of summaries) expect(summary.text).toMatch(/^enc1:/);
 
     // The recipient reads it in clear: that is what it is for.
-    const [mail] = smtp.received.filter((m) => m.recipients.includes('secret@example.com'));
+    const [mail] = env.smtp.received.filter((m) => m.recipients.includes('secret@example.com'));
     expect(mail!.parsed.text).toMatch(SPOKEN);
     // The owner's Outbox view opens it; another user's is a 404.
-    const detail = await app.trpc(token).recap.get.query({ recapId: recap.id });
+    const detail = await env.app.trpc(token).recap.get.query({ recapId: recap.id });
     expect(detail.text).toMatch(SPOKEN);
     expect(detail.html).toContain('Billing launch sync');
-    const stranger = await app.signIn('stranger@example.com');
-    expect((await app.rest('GET', `/v1/recaps/${recap.id}`, { token: stranger })).status).toBe(404);
+    const stranger = await env.app.signIn('stranger@example.com');
+    expect((await env.app.rest('GET', `/v1/recaps/${recap.id}`, { token: stranger })).status).toBe(404);
   });
 
   it('encrypting a meeting after its recap was sent seals the stored recap', { timeout: 90_000 }, async () => {
-    await app.signIn('later@example.com');
-    await makePremium(app, 'later@example.com');
-    const token = await app.signIn('later@example.com');
-    const meetingId = await ingest(app, token, 's-later', TALK);
-    await end(app, token, 's-later');
-    const recap = await settled(app, token, meetingId);
-    const before = await rawRecap(app, meetingId);
+    await env.app.signIn('later@example.com');
+    await makePremium(env.app, 'later@example.com');
+    const token = await env.app.signIn('later@example.com');
+    const meetingId = await ingest(env.app, token, 's-later', TALK);
+    await end(env.app, token, 's-later');
+    const recap = await settled(env.app, token, meetingId);
+    const before = await rawRecap(env.app, meetingId);
     expect(before.encrypted).toBe(false);
     expect(before.text).toMatch(SPOKEN);
 
-    await encrypt(app, token, meetingId);
-    const after = await rawRecap(app, meetingId);
+    await encrypt(env.app, token, meetingId);
+    const after = await rawRecap(env.app, meetingId);
     expect(after.encrypted).toBe(true);
     expect(after.html).toMatch(/^enc1:/);
     expect(after.text).toMatch(/^enc1:/);
     expect(JSON.stringify(after)).not.toMatch(SPOKEN);
-    expect((await app.trpc(token).recap.get.query({ recapId: recap.id })).text).toBe(before.text);
+    expect((await env.app.trpc(token).recap.get.query({ recapId: recap.id })).text).toBe(before.text);
   });
 });
 

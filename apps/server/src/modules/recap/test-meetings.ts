@@ -1,6 +1,7 @@
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { Config } from '../../config.js';
-import type { TestApp } from '../../test/app.js';
+import { startTestApp, type TestApp } from '../../test/app.js';
+import { startSmtpServer, type ReceivedMail, type TestSmtpServer } from '../../test/smtp-server.js';
 
 /** Helpers of the recap tests: a meeting captured and ended through the extension's calls, and its recap. */
 
@@ -62,4 +63,25 @@ export async function settled(app: TestApp, token: string, meetingId: string) {
 export async function updateSettings(app: TestApp, token: string, body: Record<string, unknown>) {
   const result = await app.rest('PUT', '/v1/user-settings', { token, body });
   expect(result.status, JSON.stringify(result.body)).toBe(200);
+}
+
+export interface SmtpTestApp {
+  app: TestApp;
+  smtp: TestSmtpServer;
+  /** The messages whose envelope names `address`. */
+  mailsTo(address: string): ReceivedMail[];
+}
+
+/** For the describe block it is called in: an app that sends over a real SMTP test server. */
+export function withSmtpApp(overrides: Partial<Config> = {}): SmtpTestApp {
+  const env = { mailsTo: (address: string) => env.smtp.received.filter((m) => m.recipients.includes(address)) } as SmtpTestApp;
+  beforeAll(async () => {
+    env.smtp = await startSmtpServer();
+    env.app = await startTestApp({ ...fast, SMTP_URL: env.smtp.url, ...overrides });
+  });
+  afterAll(async () => {
+    await env.app?.close();
+    await env.smtp?.close();
+  });
+  return env;
 }
