@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { TRPCError } from '@trpc/server';
 import { parseEmailList } from '@mbox/shared';
 import type { RecapRecipient as RecipientDto, RecapRecipientList, RecipientConsent, RecipientStatus } from '@mbox/shared/recap';
@@ -208,9 +208,16 @@ export function composeConfirmation(input: { ownerEmail: string; email: string; 
   return { subject, html, text: `${lines.join('\n\n')}\n` };
 }
 
-function newMessageId(deps: AppDeps): string {
+/** One per address: a new link replaces the outbox file of the last, and deleting the account finds them. */
+function confirmationMessageId(deps: AppDeps, recipientId: string): string {
   const host = new URL(publicUrl(deps)).hostname || 'localhost';
-  return `consent-${randomBytes(12).toString('hex')}@${host}`;
+  return `consent-${recipientId}@${host}`;
+}
+
+/** The Message-IDs of the account's confirmation e-mails (their outbox files go with the account). */
+export async function confirmationMessageIds(deps: AppDeps, tx: Prisma.TransactionClient, userId: string): Promise<string[]> {
+  const rows = await tx.recapRecipient.findMany({ where: { userId, confirmationSentAt: { not: null } }, select: { id: true } });
+  return rows.map((row) => confirmationMessageId(deps, row.id));
 }
 
 /**
@@ -234,7 +241,7 @@ export async function sendConfirmation(deps: AppDeps, job: JobContext<'recipient
       const url = consentUrl(deps, signRecipientToken(deps.secrets, row.id, expiresAt));
       const mail = composeConfirmation({ ownerEmail: row.user.email, email: row.email, url, hours: deps.config.RECIPIENT_CONFIRM_HOURS });
       try {
-        await mailerFor(deps).send({ messageId: newMessageId(deps), to: [row.email], ...mail, headers: { 'Auto-Submitted': 'auto-generated' } });
+        await mailerFor(deps).send({ messageId: confirmationMessageId(deps, row.id), to: [row.email], ...mail, headers: { 'Auto-Submitted': 'auto-generated' } });
       } catch (error) {
         const mailError = error instanceof MailError ? error : toMailError(error);
         const final = mailError.permanent || job.lastAttempt;
