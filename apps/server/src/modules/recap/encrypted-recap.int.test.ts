@@ -1,7 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { wrapDataKey } from '../../crypto/encryption.js';
 import { startTestApp, type TestApp } from '../../test/app.js';
 import { makePremium } from '../../test/fixtures.js';
 import { end, fast, ingest, PUBLIC_URL, settled, TALK, withSmtpApp } from './test-meetings.js';
@@ -22,7 +24,7 @@ async function rawRecap(app: TestApp, meetingId: string) {
 }
 
 describe('recaps of encrypted meetings, over SMTP', () => {
-  const env = withSmtpApp();
+  const env = withSmtpApp({ RECAP_RETRY_DELAY_SECONDS: 1 });
 
   it('stores the recap sealed (enc1:), sends it readable, and shows it to its owner only', { timeout: 90_000 }, async () => {
     await env.app.signIn('secret@example.com');
@@ -52,6 +54,23 @@ describe('recaps of encrypted meetings, over SMTP', () => {
     expect(detail.html).toContain('Billing launch sync');
     const stranger = await env.app.signIn('stranger@example.com');
     expect((await env.app.rest('GET', `/v1/recaps/${recap.id}`, { token: stranger })).status).toBe(404);
+  });
+
+  it('a sealed recap that no longer opens (the key changed) fails visibly instead of retrying', { timeout: 90_000 }, async () => {
+    await env.app.signIn('rekeyed@example.com');
+    await makePremium(env.app, 'rekeyed@example.com');
+    const token = await env.app.signIn('rekeyed@example.com');
+    const meetingId = await ingest(env.app, token, 's-rekeyed', TALK);
+    await encrypt(env.app, token, meetingId);
+    // The first send is answered "try later": the recap waits, composed and sealed, for its retry.
+    env.smtp.failNext('4xx');
+    await end(env.app, token, 's-rekeyed');
+    await expect.poll(async () => (await rawRecap(env.app, meetingId)).encrypted, { timeout: 30_000 }).toBe(true);
+    const user = await env.app.deps.db.user.findUniqueOrThrow({ where: { email: 'rekeyed@example.com' } });
+    await env.app.deps.db.user.update({ where: { id: user.id }, data: { wrappedDataKey: wrapDataKey(env.app.deps.secrets.masterKey, randomBytes(32), user.id) } });
+    const recap = await settled(env.app, token, meetingId);
+    expect(recap).toMatchObject({ status: 'failed', error: 'The recap cannot be decrypted with this server key' });
+    expect(env.mailsTo('rekeyed@example.com')).toHaveLength(0);
   });
 
   it('encrypting a meeting after its recap was sent seals the stored recap', { timeout: 90_000 }, async () => {

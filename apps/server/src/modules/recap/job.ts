@@ -2,7 +2,7 @@ import { TRPCError } from '@trpc/server';
 import { canSummarize, parseEmailList, type Summary } from '@mbox/shared';
 import { LlmRequestError } from '../../ai/index.js';
 import type { Config } from '../../config.js';
-import { ensureDataKey, loadDataKey, openRecapTexts, sealRecapTexts, UNREADABLE_TEXT } from '../../crypto/encryption.js';
+import { DecryptionError, ensureDataKey, loadDataKey, openRecapTexts, sealRecapTexts, UNREADABLE_TEXT } from '../../crypto/encryption.js';
 import type { AppDeps } from '../../deps.js';
 import type { JobContext } from '../../jobs/jobs.js';
 import type { Prisma } from '../../generated/prisma/client.js';
@@ -248,9 +248,18 @@ async function deliver(deps: AppDeps, job: JobContext<'recap-send'>): Promise<vo
         return null;
       }
       const token = await signUnsubscribeToken(deps.secrets, recap.userId);
+      const content = await openRecapTexts(tx, deps.secrets.masterKey, recap).catch((error: unknown) => {
+        if (error instanceof DecryptionError) return null;
+        throw error;
+      });
+      if (!content) {
+        // The master key changed since it was sealed: no retry can open it.
+        await tx.recap.update({ where: { id: recapId }, data: { status: 'failed', error: 'The recap cannot be decrypted with this server key' } });
+        await deps.jobs.complete(job.queue, job.id, tx);
+        return null;
+      }
       let rejected: string[];
       try {
-        const content = await openRecapTexts(tx, deps.secrets.masterKey, recap);
         ({ rejected } = await mailer.send({
           messageId: recap.messageId,
           to: recap.recipients,
