@@ -73,6 +73,32 @@ describe('Outbox', () => {
     await context.close();
   });
 
+  it('says which addresses a recap was not sent to and why: a stranger who has not confirmed', async () => {
+    const { context, page, token } = await openSignedIn(browser, app, { email: 'refused@example.com', path: '/outbox' });
+    expect((await app.rest('PUT', '/v1/user-settings', { token, body: { whiteEmailList: ['stranger@partner.org'] } })).status).toBe(200);
+    await app.rest('POST', '/v1/transcript/lines', {
+      token,
+      body: {
+        meeting: { sessionId: 'e2e-refused', meetCode: 'abc-defg-hij', startedAt, title: 'Partner call' },
+        lines: TALK.map(([speaker, text], i) => ({ captionId: `c${i}`, revision: 0, speaker, text, spokenAt: startedAt + i * 60_000, final: true })),
+      },
+    });
+    await app.rest('POST', '/v1/transcript/end', { token, body: { sessionId: 'e2e-refused', finishedAt: startedAt + 25 * 60_000 } });
+    await expect
+      .poll(async () => (await app.rest<{ recaps: { status: string }[] }>('GET', '/v1/recaps', { token })).body.recaps[0]?.status, { timeout: 30_000 })
+      .toBe('sent');
+    await page.reload();
+    const row = page.getByTestId('recap-row').first();
+    await row.waitFor();
+    expect(await row.textContent()).toContain('Written to outbox');
+    const refusal = 'Not sent to stranger@partner.org: it has not confirmed (yet) to receive these e-mails';
+    expect(await row.textContent()).toContain(refusal);
+    expect(await row.textContent()).toContain('to refused@example.com');
+    expect(await page.getByRole('region', { name: 'Recap preview' }).getByRole('note').textContent()).toBe(`${refusal}.`);
+    await page.screenshot({ path: path.join(SHOTS, 'outbox-refused-1280.png'), fullPage: true });
+    await context.close();
+  });
+
   it('the unsubscribe page turns recap e-mails off without signing in', async () => {
     const login = await app.rest<{ token: string }>('POST', '/v1/auth/login', { body: { email: 'unsub-page@example.com' } });
     const token = login.body.token;

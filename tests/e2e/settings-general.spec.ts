@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SETTINGS_UPDATED, type UserSettings } from '@mbox/shared';
 import type { TestApp } from '../../apps/server/src/test/app.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../apps/server/src/modules/webhooks/test-receiver.js';
+import { startSmtpServer, type TestSmtpServer } from '../../apps/server/src/test/smtp-server.js';
 import { launchBrowser, openSignedIn, startWebApp, VIEWPORTS } from './support/browser.js';
 
 /** Where the screenshots go (looked at by hand; not committed by this test). */
@@ -17,11 +18,13 @@ describe('Settings › General tab', () => {
   let app: TestApp;
   let browser: Browser;
   let receiver: WebhookReceiver;
+  let smtp: TestSmtpServer;
 
   beforeAll(async () => {
     await mkdir(SHOTS, { recursive: true });
     receiver = await startWebhookReceiver();
-    app = await startWebApp({ WEBHOOK_ALLOWED_HOSTS: [receiver.host] });
+    smtp = await startSmtpServer();
+    app = await startWebApp({ WEBHOOK_ALLOWED_HOSTS: [receiver.host], SMTP_URL: smtp.url });
     browser = await launchBrowser();
   });
 
@@ -29,6 +32,7 @@ describe('Settings › General tab', () => {
     await browser?.close();
     await app?.close();
     await receiver?.close();
+    await smtp?.close();
   });
 
   it('saves the e-mail options: toggles, redirect address and recipient chips; Save only when something changed', async () => {
@@ -55,14 +59,14 @@ describe('Settings › General tab', () => {
     await expect.poll(async () => await chips(page).allTextContents()).toEqual(['ana@team.org×', 'bo@team.org×']);
     expect(await recipients.inputValue()).toBe('not-an-address');
     expect(await page.getByText('Not an e-mail address: not-an-address').isVisible()).toBe(true);
-    expect(await save.isDisabled()).toBe(true);
+    // New chips are a valid change: invalid text beside them does not block Save (spec §5).
+    expect(await save.isEnabled()).toBe(true);
     await recipients.fill('');
     await page.getByRole('button', { name: 'Remove ana@team.org' }).click();
     await expect.poll(async () => await chips(page).allTextContents()).toEqual(['bo@team.org×']);
 
     await redirect.fill('me@work.com, oops');
     expect(await page.getByText('Not an e-mail address: oops').isVisible()).toBe(true);
-    expect(await save.isDisabled()).toBe(true);
     await redirect.fill('me@work.com');
     await sendNoSummary.check();
     await sendSummary.uncheck();
@@ -86,6 +90,69 @@ describe('Settings › General tab', () => {
     expect(await save.isDisabled()).toBe(true);
     // The Outbox is one link away.
     expect(await page.getByRole('link', { name: 'Outbox' }).getAttribute('href')).toBe('/outbox');
+    await context.close();
+  });
+
+  it('saves a valid change next to invalid text: only the valid entries, and the invalid text stays with its message', async () => {
+    const { context, page, token } = await openSignedIn(browser, app, { email: 'mixed@example.com', path: '/settings' });
+    const save = page.getByRole('button', { name: 'Save', exact: true });
+    const recipients = page.getByLabel('Also send recaps to');
+    await recipients.waitFor();
+    expect(await save.isDisabled()).toBe(true);
+
+    await recipients.fill('a@b.co, bad');
+    await recipients.press('Enter');
+    await expect.poll(async () => await chips(page).allTextContents()).toEqual(['a@b.co×']);
+    expect(await recipients.inputValue()).toBe('bad');
+    expect(await page.getByText('Not an e-mail address: bad').isVisible()).toBe(true);
+    expect(await save.isEnabled()).toBe(true);
+
+    await save.click();
+    await toast(page, SETTINGS_UPDATED).waitFor();
+    const stored = await app.rest<UserSettings>('GET', '/v1/user-settings', { token });
+    expect(stored.body.whiteEmailList).toEqual(['a@b.co']);
+    // The form restarts from the saved values and keeps what could not be saved, with its message.
+    await expect.poll(async () => await save.isDisabled()).toBe(true);
+    expect(await chips(page).allTextContents()).toEqual(['a@b.co×']);
+    expect(await recipients.inputValue()).toBe('bad');
+    expect(await page.getByText('Not an e-mail address: bad').isVisible()).toBe(true);
+    await context.close();
+  });
+
+  it('shows other people\'s addresses as pending until they agree on the page of their link, then as confirmed', async () => {
+    const { context, page } = await openSignedIn(browser, app, { email: 'consent@example.com', path: '/settings' });
+    const recipients = page.getByLabel('Also send recaps to');
+    await recipients.waitFor();
+    await recipients.fill('colleague@partner.org consent@example.com');
+    await recipients.press('Enter');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await toast(page, SETTINGS_UPDATED).waitFor();
+
+    // Only the other person's address waits for an answer; the account's own needs none.
+    const consents = page.getByRole('list', { name: 'Other people’s addresses' });
+    await consents.getByRole('listitem', { name: 'colleague@partner.org: Pending confirmation' }).waitFor();
+    expect(await consents.getByRole('listitem').count()).toBe(1);
+    await page.screenshot({ path: path.join(SHOTS, 'general-pending-1280.png'), fullPage: true });
+
+    // The e-mailed link opens a page that needs no account.
+    await expect.poll(() => smtp.received.filter((m) => m.recipients.includes('colleague@partner.org')).length, { timeout: 20_000 }).toBe(1);
+    const mail = smtp.received.find((m) => m.recipients.includes('colleague@partner.org'))!;
+    const link = new URL(/(http\S+\/recipient\?token=\S+)/.exec(mail.parsed.text!)![1]!);
+    const stranger = await browser.newContext({ viewport: VIEWPORTS.phone });
+    const consentPage = await stranger.newPage();
+    await consentPage.goto(`${app.url}/recipient${link.search}`);
+    await consentPage.getByRole('heading', { name: 'Receive meeting recaps?' }).waitFor();
+    const said = await consentPage.locator('.card-body').innerText();
+    expect(said).toContain('consent@example.com uses Mbox, a meeting assistant, and asked for the summaries of their meetings to be e-mailed to colleague@partner.org');
+    expect(said).toContain('Nothing is sent unless you agree.');
+    await consentPage.screenshot({ path: path.join(SHOTS, 'recipient-390.png'), fullPage: true });
+    await consentPage.getByRole('button', { name: 'Yes, send me the recaps' }).click();
+    await consentPage.getByRole('heading', { name: 'You receive these recaps' }).waitFor();
+    expect(await consentPage.getByRole('button', { name: 'Stop these e-mails' }).isVisible()).toBe(true);
+    await stranger.close();
+
+    await page.reload();
+    await page.getByRole('list', { name: 'Other people’s addresses' }).getByRole('listitem', { name: 'colleague@partner.org: Confirmed' }).waitFor();
     await context.close();
   });
 

@@ -28,6 +28,7 @@ import { registerExportRoute } from './modules/export/route.js';
 import { registerOneClickUnsubscribe } from './modules/recap/one-click.js';
 import { registerMeetingRoutes } from './modules/meeting/route.js';
 import { registerTranscriptRoutes } from './modules/transcript/route.js';
+import { sealClearWebhookSecrets } from './modules/webhooks/service.js';
 import { openApiDocument } from './openapi.js';
 import { docsPagePolicy, registerSecurityHeaders } from './security-headers.js';
 import { appRouter, type AppRouter } from './trpc/app-router.js';
@@ -145,6 +146,8 @@ export async function buildApp(deps: AppDeps, options: { webDist?: string | null
 
   await deps.events.start();
   app.addHook('onClose', () => deps.events.close());
+  // Before deliveries start: signing secrets stored in clear by an older version are sealed once.
+  await sealClearWebhookSecrets(deps);
   registerWorkers(deps);
   await deps.jobs.start();
   // Before the database closes (main.ts closes it after the app): running jobs finish or are retried later.

@@ -138,6 +138,15 @@ export const configSchema = z.object({
   MEETING_SWEEP_SECONDS: z.coerce.number().min(1).default(60),
   /** First retry delay of a recap that failed temporarily (4xx, dropped connection); doubles each time. */
   RECAP_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).default(15),
+  /** Most recap addresses an account may name (redirectEmails and whiteEmailList together). */
+  RECAP_RECIPIENTS_MAX: z.coerce.number().int().min(1).max(1000).default(20),
+  /**
+   * Most e-mails an account's recaps and recipient confirmations may send per UTC day (each address
+   * of a recap counts); 0 = unlimited.
+   */
+  RECAP_EMAILS_PER_DAY: z.coerce.number().int().min(0).max(1_000_000).default(50),
+  /** How long a recipient's confirmation link can confirm (declining works with an older link too). */
+  RECIPIENT_CONFIRM_HOURS: z.coerce.number().positive().max(24 * 365).default(168),
   /** How often job workers look for work. */
   JOB_POLL_SECONDS: z.coerce.number().min(0.5).default(2),
   /**

@@ -28,6 +28,8 @@ export const recapSchema = z.object({
   error: z.string(),
   /** Why nothing was sent, for skipped recaps; '' otherwise. */
   skippedReason: z.string(),
+  /** Addresses of the settings it was not sent to, and why (not confirmed yet, daily limit); '' when none. */
+  refused: z.string(),
   attempts: z.number().int(),
   createdAt: z.number(),
   sentAt: z.number().nullable(),
@@ -67,3 +69,45 @@ export const unsubscribeStateSchema = z.object({
   sendSummary: z.boolean(),
 });
 export type UnsubscribeState = z.infer<typeof unsubscribeStateSchema>;
+
+/**
+ * A recap address other than the account's own: recaps go to it only once its owner confirmed by the
+ * link e-mailed to it (docs/recaps.md). declined: its owner said no (or stopped them later).
+ */
+export const RECIPIENT_STATUSES = ['pending', 'confirmed', 'declined'] as const;
+export const recipientStatusSchema = z.enum(RECIPIENT_STATUSES);
+export type RecipientStatus = z.infer<typeof recipientStatusSchema>;
+
+export const recapRecipientSchema = z.object({
+  email: z.string(),
+  status: recipientStatusSchema,
+  /** When the confirmation e-mail went out (epoch ms); null while it has not. */
+  confirmationSentAt: z.number().nullable(),
+  /** Why the confirmation e-mail has not gone out, when it has not; '' otherwise. */
+  error: z.string(),
+});
+export type RecapRecipient = z.infer<typeof recapRecipientSchema>;
+
+export const recapRecipientListSchema = z.object({
+  recipients: z.array(recapRecipientSchema),
+  /** Most addresses the settings may name (RECAP_RECIPIENTS_MAX). */
+  maxRecipients: z.number().int(),
+  /** Most e-mails the account's recaps and confirmations may send per UTC day; 0 = unlimited (RECAP_EMAILS_PER_DAY). */
+  emailsPerDay: z.number().int(),
+});
+export type RecapRecipientList = z.infer<typeof recapRecipientListSchema>;
+
+/** The signed token of a confirmation link. */
+export const recipientTokenInputSchema = z.strictObject({ token: z.string().trim().min(10).max(500) });
+
+/** What a confirmation link's page shows a recipient (who may not have an account). */
+export const recipientConsentSchema = z.object({
+  /** The address the recaps would go to. */
+  email: z.string(),
+  /** The account that asked to send them. */
+  ownerEmail: z.string(),
+  status: recipientStatusSchema,
+  /** The link is too old to confirm with (declining still works). */
+  expired: z.boolean(),
+});
+export type RecipientConsent = z.infer<typeof recipientConsentSchema>;

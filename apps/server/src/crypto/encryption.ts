@@ -48,6 +48,11 @@ export const messageContext = (meetingId: string) => `mbox:message:${meetingId}`
 /** Context of summary texts and translations of one meeting. */
 export const summaryContext = (meetingId: string) => `mbox:summary:${meetingId}`;
 
+/** Context of a recap e-mail's HTML and text (of one meeting). */
+export const recapContext = (meetingId: string) => `mbox:recap:${meetingId}`;
+/** Context of server-held secrets sealed directly with the master key (a webhook's signing secret). */
+const webhookSecretContext = (userId: string) => `mbox:webhook-secret:${userId}`;
+
 /** Bytes as the database column takes them. */
 export function wrapDataKey(masterKey: Buffer, dataKey: Buffer, userId: string): Uint8Array<ArrayBuffer> {
   return new Uint8Array(Buffer.concat([Buffer.of(WRAP_VERSION), seal(masterKey, dataKey, wrapContext(userId))]));
@@ -68,6 +73,39 @@ export function encryptText(key: Buffer, text: string, context: string): string 
 export function decryptText(key: Buffer, stored: string, context: string): string {
   if (!stored.startsWith(TEXT_PREFIX)) throw new DecryptionError('Not an encrypted text');
   return open(key, Buffer.from(stored.slice(TEXT_PREFIX.length), 'base64'), context).toString('utf8');
+}
+
+export function isEncryptedText(stored: string): boolean {
+  return stored.startsWith(TEXT_PREFIX);
+}
+
+/** A webhook's signing secret as stored: sealed with the master key, bound to its owner. */
+export function sealWebhookSecret(masterKey: Buffer, userId: string, secret: string): string {
+  return encryptText(masterKey, secret, webhookSecretContext(userId));
+}
+
+/** A stored webhook secret in plain form; one stored before secrets were sealed is plain already. */
+export function openWebhookSecret(masterKey: Buffer, userId: string, stored: string): string {
+  return isEncryptedText(stored) ? decryptText(masterKey, stored, webhookSecretContext(userId)) : stored;
+}
+
+/** The stored form of a recap's HTML and text, for a recap of an encrypted meeting. */
+export function sealRecapTexts(key: Buffer, meetingId: string, recap: { html: string; text: string }): { html: string; text: string } {
+  const context = recapContext(meetingId);
+  return { html: encryptText(key, recap.html, context), text: encryptText(key, recap.text, context) };
+}
+
+/** A recap's HTML and text in plain form (sealed ones opened with the owner's data key). */
+export async function openRecapTexts(
+  db: DbClient,
+  masterKey: Buffer,
+  recap: { userId: string; meetingId: string; encrypted: boolean; html: string; text: string },
+): Promise<{ html: string; text: string }> {
+  if (!recap.encrypted) return { html: recap.html, text: recap.text };
+  const key = await loadDataKey(db, masterKey, recap.userId);
+  if (!key) throw new DecryptionError('No data key');
+  const context = recapContext(recap.meetingId);
+  return { html: decryptText(key, recap.html, context), text: decryptText(key, recap.text, context) };
 }
 
 /** The user's data key, or null when they never encrypted anything. */

@@ -7,6 +7,8 @@ import type { Config } from '../config.js';
 export interface QueuePayloads {
   /** Generates and e-mails the recap of an ended meeting (modules/recap). */
   'recap-send': { recapId: string };
+  /** E-mails a recap recipient the link to confirm (modules/recap/recipients.ts). */
+  'recipient-confirm': { recipientId: string };
   /** Ends meetings quiet for MEETING_IDLE_MINUTES; each run schedules the next (modules/transcript). */
   'meeting-idle-sweep': Record<string, never>;
   /** One attempt at a webhook delivery; a failure is retried with backoff (modules/webhooks). */
@@ -33,6 +35,7 @@ export interface QueuePolicy {
 export function queuePolicies(config: Config): Record<QueueName, QueuePolicy> {
   return {
     'recap-send': { policy: 'standard', retryLimit: 6, retryDelay: config.RECAP_RETRY_DELAY_SECONDS, retryBackoff: true },
+    'recipient-confirm': { policy: 'standard', retryLimit: 6, retryDelay: config.RECAP_RETRY_DELAY_SECONDS, retryBackoff: true },
     'meeting-idle-sweep': { policy: 'short', retryLimit: 2, retryDelay: 5, retryBackoff: false },
     'webhook-deliver': { policy: 'standard', retryLimit: 8, retryDelay: config.WEBHOOK_RETRY_DELAY_SECONDS, retryBackoff: true },
   };

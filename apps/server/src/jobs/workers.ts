@@ -1,11 +1,13 @@
 import type { AppDeps } from '../deps.js';
 import { runRecapJob } from '../modules/recap/job.js';
+import { sendConfirmation } from '../modules/recap/recipients.js';
 import { runIdleSweep, scheduleIdleSweep } from '../modules/transcript/idle-sweep.js';
 import { deliverWebhook } from '../modules/webhooks/service.js';
 
 /** Registers every module's job worker on deps.jobs (before the queue starts). */
 export function registerWorkers(deps: AppDeps): void {
   deps.jobs.work('recap-send', (job) => runRecapJob(deps, job));
+  deps.jobs.work('recipient-confirm', (job) => sendConfirmation(deps, job));
   deps.jobs.work('meeting-idle-sweep', async () => {
     await runIdleSweep(deps);
   });

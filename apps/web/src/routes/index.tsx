@@ -38,6 +38,7 @@ export const routes: RouteObject[] = [
       { element: <LoginOnly />, children: [{ path: '/login', ...page(() => import('./login')) }] },
       { path: '/uninstall', ...page(() => import('./uninstall')) },
       { path: '/unsubscribe', ...page(() => import('./unsubscribe')) },
+      { path: '/recipient', ...page(() => import('./recipient')) },
       { path: '/extension', ...page(() => import('../features/extension/extension-page')) },
       // A meeting shared read-only: anyone with the link, signed in or not.
       { path: '/shared/:token', ...page(() => import('./shared')) },

@@ -114,6 +114,7 @@ async function rowsOf(app: TestApp, userId: string): Promise<Record<string, numb
       (SELECT count(*)::int FROM "Message" m WHERE m."meetingId" IN (SELECT id FROM "Meeting" WHERE "userId" = ${userId})) AS messages,
       (SELECT count(*)::int FROM "Summary" s WHERE s."meetingId" IN (SELECT id FROM "Meeting" WHERE "userId" = ${userId})) AS summaries,
       (SELECT count(*)::int FROM "Recap" WHERE "userId" = ${userId}) AS recaps,
+      (SELECT count(*)::int FROM "RecapRecipient" WHERE "userId" = ${userId}) AS "recapRecipients",
       (SELECT count(*)::int FROM "Webhook" WHERE "userId" = ${userId}) AS webhooks,
       (SELECT count(*)::int FROM "Session" WHERE "userId" = ${userId}) AS sessions,
       (SELECT count(*)::int FROM "ExtensionToken" WHERE "userId" = ${userId}) AS "extensionTokens",
@@ -129,6 +130,7 @@ const NONE = {
   messages: 0,
   summaries: 0,
   recaps: 0,
+  recapRecipients: 0,
   webhooks: 0,
   sessions: 0,
   extensionTokens: 0,
@@ -203,10 +205,12 @@ describe('Delete my account', () => {
     expect((await app.rest('PUT', `/v1/p/meeting/encrypt/${meetingKey}`, { token })).status).toBe(200);
     expect((await app.rest('POST', '/v1/prompts', { token, body: { meetKey: meetingKey, promptKey: 'summary' } })).status).toBeLessThan(500);
     expect((await app.rest('POST', '/v1/webhooks', { token, body: { url: 'http://127.0.0.1:9/hook', events: ['meeting.finished'] } })).status).toBe(200);
-    await world.waitForOutbox(2);
+    // A recipient's confirmation e-mail is an outbox file of the account too.
+    expect((await app.rest('PUT', '/v1/user-settings', { token, body: { whiteEmailList: ['friend@partner.org'] } })).status).toBe(200);
+    await world.waitForOutbox(3);
     const filesBefore = await world.outboxFiles();
     const before = await rowsOf(app, leaver.id);
-    for (const table of ['meetings', 'messages', 'recaps', 'webhooks', 'sessions', 'extensionTokens', 'subscriptions', 'referrals'] as const) {
+    for (const table of ['meetings', 'messages', 'recaps', 'recapRecipients', 'webhooks', 'sessions', 'extensionTokens', 'subscriptions', 'referrals'] as const) {
       expect(before[table], table).toBeGreaterThan(0);
     }
     expect((await app.deps.db.user.findUniqueOrThrow({ where: { id: leaver.id } })).wrappedDataKey).not.toBeNull();
@@ -219,7 +223,7 @@ describe('Delete my account', () => {
 
     const deleted = await deleteAccount(app, token, '  Leaver@Example.com ');
     expect(deleted.status, JSON.stringify(deleted.body)).toBe(200);
-    expect(deleted.body).toEqual({ deleted: true, subscriptionsCancelled: 1, outboxFilesRemoved: 1 });
+    expect(deleted.body).toEqual({ deleted: true, subscriptionsCancelled: 1, outboxFilesRemoved: 2 });
 
     expect(await rowsOf(app, leaver.id)).toEqual(NONE);
     expect(stripe.subscriptions.get(subscription.id)?.status).toBe('canceled');

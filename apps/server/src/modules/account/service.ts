@@ -5,6 +5,7 @@ import type { AuthUser } from '../auth/service.js';
 import { forgetCredentials } from '../auth/credential-cache.js';
 import { cancelSubscriptionsNow, SubscriptionCancelFailed, subscriptionHistory } from '../billing/service.js';
 import { removeOutboxFiles } from '../recap/mailer.js';
+import { confirmationMessageIds } from '../recap/recipients.js';
 import { lockRecapMessageIds } from '../recap/service.js';
 import { getSettings } from '../settings/service.js';
 import { listWebhooks } from '../webhooks/service.js';
@@ -56,12 +57,12 @@ export async function accountRecord(deps: AppDeps, userId: string, meetings: num
  *    deleted (a deleted account must not go on paying);
  * 3. one transaction removes every row of the account: the user row with everything that hangs off it
  *    (meetings, lines, capture gaps, summaries with their encrypted texts and the wrapped data key,
- *    recaps, webhooks and their deliveries, subscriptions, referrals, web sessions, extension tokens)
+ *    recaps and recipients' answers, webhooks and their deliveries, subscriptions, referrals, web sessions, extension tokens)
  *    and its daily usage counters. It locks the user row first, so a second request waits, then finds
  *    nothing to delete; and it locks the recaps, so a recap being sent finishes its outbox file first
  *    and one sent later finds no row;
  * 4. after the commit, every cached credential of the account is forgotten on every instance, and the
- *    recaps' outbox files are removed.
+ *    outbox files of its recaps and recipient confirmations are removed.
  * The same e-mail address signs up again as a new, empty account.
  */
 export async function deleteAccount(deps: AppDeps, user: AuthUser, confirm: string): Promise<DeleteAccountOutput> {
@@ -85,9 +86,11 @@ export async function deleteAccount(deps: AppDeps, user: AuthUser, confirm: stri
       // Deleted by a request that came first: nothing is left to remove.
       if (locked.length === 0) return [];
       const recaps = await lockRecapMessageIds(tx, user.id);
+      // Sent while holding the user's row lock, so none is being written now.
+      const confirmations = await confirmationMessageIds(deps, tx, user.id);
       await tx.dailyUsage.deleteMany({ where: { subject: user.id } });
       await tx.user.delete({ where: { id: user.id } });
-      return recaps;
+      return [...recaps, ...confirmations];
     },
     { timeout: DELETE_TRANSACTION_MS, maxWait: DELETE_TRANSACTION_MS },
   );

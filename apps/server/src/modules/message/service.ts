@@ -8,6 +8,7 @@ import {
   messageContext,
   openMessages,
   sealMessageTexts,
+  sealRecapTexts,
   sealSummaryTexts,
 } from '../../crypto/encryption.js';
 import type { AppDeps } from '../../deps.js';
@@ -16,6 +17,7 @@ import type { Message, Prisma } from '../../generated/prisma/client.js';
 import { estimateTokens, meterGeneration, modelTier, serverEngine } from '../ai-usage/service.js';
 import type { AuthUser } from '../auth/service.js';
 import { meetingNotFound, toMessageDto } from '../meeting/service.js';
+import { removeOutboxFiles } from '../recap/mailer.js';
 import { callAi } from '../summary/ai-errors.js';
 
 function messageNotFound(): TRPCError {
@@ -138,7 +140,7 @@ export async function encryptMessage(deps: AppDeps, userId: string, messageId: s
  * stored encrypted too. One transaction: either every message is sealed or none is.
  */
 export async function encryptMeeting(deps: AppDeps, userId: string, meetingId: string): Promise<{ success: true }> {
-  const sealedIds = await deps.db.$transaction(
+  const { sealedIds, recapMessageId } = await deps.db.$transaction(
     async (tx) => {
       await lockOwnMeeting(tx, userId, meetingId);
       const key = await ensureDataKey(tx, deps.secrets.masterKey, userId);
@@ -167,12 +169,21 @@ export async function encryptMeeting(deps: AppDeps, userId: string, meetingId: s
           data: { encrypted: true, ...sealSummaryTexts(key, meetingId, summary) },
         });
       }
+      // The recap quotes the summary: sealed too. Its row lock waits for a send in progress (which
+      // writes the outbox file), so the file removed below is never rewritten in clear after it.
+      const [recap] = await tx.$queryRaw<{ id: string; messageId: string; encrypted: boolean; html: string; text: string }[]>`
+        SELECT id, "messageId", encrypted, html, text FROM "Recap" WHERE "meetingId" = ${meetingId} FOR UPDATE`;
+      if (recap && !recap.encrypted) {
+        await tx.recap.update({ where: { id: recap.id }, data: { encrypted: true, ...sealRecapTexts(key, meetingId, recap) } });
+      }
       // A share link would show sealed text to anyone: encrypting stops sharing.
       await tx.meeting.update({ where: { id: meetingId }, data: { encrypted: true, shareTokenHash: null, sharedAt: null } });
-      return plain.map((m) => m.id);
+      return { sealedIds: plain.map((m) => m.id), recapMessageId: recap && !recap.encrypted ? recap.messageId : null };
     },
     { timeout: 60_000 },
   );
+  // Its outbox copy holds the recap in clear: the Outbox page shows it from the sealed row instead.
+  if (recapMessageId) await removeOutboxFiles(deps.config, [recapMessageId]);
   deps.events.emit('meeting.changed', { userId, meetingId, kind: 'updated' });
   // Every line of the meeting may have changed: subscribers read them (an event of rows would be too large).
   if (sealedIds.length) deps.events.emit('meeting.lines', { userId, meetingId, messageIds: sealedIds });

@@ -76,7 +76,7 @@ export function sanitizeSummaryHtml(html: string, citations: readonly SummaryCit
   return sanitizeHtml()(html, summaryPolicy(label));
 }
 
-function escapeHtml(text: string): string {
+export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 

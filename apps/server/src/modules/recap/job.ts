@@ -2,14 +2,15 @@ import { TRPCError } from '@trpc/server';
 import { canSummarize, parseEmailList, type Summary } from '@mbox/shared';
 import { LlmRequestError } from '../../ai/index.js';
 import type { Config } from '../../config.js';
-import { loadDataKey, UNREADABLE_TEXT } from '../../crypto/encryption.js';
+import { DecryptionError, ensureDataKey, loadDataKey, openRecapTexts, sealRecapTexts, UNREADABLE_TEXT } from '../../crypto/encryption.js';
 import type { AppDeps } from '../../deps.js';
 import type { JobContext } from '../../jobs/jobs.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { generateSummary } from '../summary/generation.js';
 import { toSummaryDto } from '../summary/service.js';
 import { composeRecap, type NoSummaryReason } from './compose.js';
-import { createMailer, MailError, toMailError, type Mailer } from './mailer.js';
+import { MailError, mailerFor, toMailError } from './mailer.js';
+import { dailyLimitNote, partitionRecipients, remainingEmailsToday, unconfirmedNote } from './recipients.js';
 import { publicUrl } from './service.js';
 import { signUnsubscribeToken } from './unsubscribe-token.js';
 
@@ -18,17 +19,6 @@ const OPEN_STATUSES = ['pending', 'sending'];
 
 /** Longest a send may hold the recap's row lock: connection, greeting and data timeouts of the SMTP transport, with room. */
 const SEND_TRANSACTION_MS = 60_000;
-
-const mailers = new WeakMap<Config, Mailer>();
-
-export function mailerFor(deps: AppDeps): Mailer {
-  let mailer = mailers.get(deps.config);
-  if (!mailer) {
-    mailer = createMailer(deps.config);
-    mailers.set(deps.config, mailer);
-  }
-  return mailer;
-}
 
 type CrashPoint = NonNullable<Config['MBOX_TEST_CRASH_AT']>;
 
@@ -133,6 +123,45 @@ type Composition =
   | { status: 'failed'; kind: 'summary'; error: string }
   | { status: 'sending'; kind: 'summary' | 'no-summary'; recipients: string[]; subject: string; html: string; text: string };
 
+type StoredComposition =
+  | Exclude<Composition, { status: 'sending' }>
+  | (Omit<Extract<Composition, { status: 'sending' }>, 'status'> & {
+      status: 'sending' | 'skipped';
+      refused: string;
+      encrypted: boolean;
+      composedAt: Date;
+    });
+
+/**
+ * In the transaction that stores the composed recap: keeps the addresses that may receive it (the
+ * account's own and confirmed ones, within the daily e-mail budget, which they take from now) and says
+ * why the others get nothing; seals the content when the meeting is encrypted. The meeting's row is
+ * read under a share lock, so a meeting being encrypted meanwhile never gets a recap stored in clear.
+ */
+async function finishComposition(
+  deps: AppDeps,
+  tx: Prisma.TransactionClient,
+  recap: { meetingId: string; userId: string },
+  composition: Composition,
+): Promise<StoredComposition> {
+  if (composition.status !== 'sending') return composition;
+  // Meeting before user, as encrypting a meeting locks them.
+  const [meeting] = await tx.$queryRaw<{ encrypted: boolean }[]>`SELECT encrypted FROM "Meeting" WHERE id = ${recap.meetingId} FOR SHARE`;
+  const encrypted = meeting?.encrypted ?? false;
+  const remaining = await remainingEmailsToday(deps, tx, recap.userId);
+  const user = await tx.user.findUniqueOrThrow({ where: { id: recap.userId }, select: { id: true, email: true } });
+  const { allowed, unconfirmed } = await partitionRecipients(tx, user, composition.recipients);
+  const recipients = allowed.slice(0, remaining);
+  const overLimit = allowed.slice(recipients.length);
+  const refused = [unconfirmed.length ? unconfirmedNote(unconfirmed) : '', overLimit.length ? dailyLimitNote(deps, overLimit) : '']
+    .filter(Boolean)
+    .join('. ');
+  const content = encrypted
+    ? sealRecapTexts(await ensureDataKey(tx, deps.secrets.masterKey, user.id), recap.meetingId, composition)
+    : { html: composition.html, text: composition.text };
+  return { ...composition, ...content, recipients, refused, encrypted, composedAt: new Date(), status: recipients.length ? 'sending' : 'skipped' };
+}
+
 async function composeFor(deps: AppDeps, job: JobContext<'recap-send'>, recap: { meetingId: string; userId: string }): Promise<Composition> {
   const user = await deps.db.user.findUniqueOrThrow({ where: { id: recap.userId }, select: userSelect });
   // sendSummary is the master switch (the unsubscribe link turns it off): nothing at all when off.
@@ -186,17 +215,24 @@ export async function runRecapJob(deps: AppDeps, job: JobContext<'recap-send'>):
   if (!recap.subject) {
     const composition = await composeFor(deps, job, recap);
     const stored = await deps.db.$transaction(async (tx) => {
+      const data = await finishComposition(deps, tx, recap, composition);
       const { count } = await tx.recap.updateMany({
         where: { id: recapId, status: { in: OPEN_STATUSES }, subject: '' },
-        data: { error: '', ...composition },
+        data: { error: '', ...data },
       });
-      if (composition.status !== 'sending') await deps.jobs.complete(job.queue, job.id, tx);
-      return count;
+      if (data.status !== 'sending') await deps.jobs.complete(job.queue, job.id, tx);
+      return count && data.status === 'sending';
     });
-    if (!stored || composition.status !== 'sending') return;
+    if (!stored) return;
     crashPoint(deps, job, 'after-generate');
   }
   await deliver(deps, job);
+}
+
+/** The body of an encrypted meeting's recap in the outbox folder: where to read it instead. */
+function sealedOutboxBody(deps: AppDeps): { html: string; text: string } {
+  const text = `This recap is of an encrypted meeting: its content is stored encrypted and not kept in this file. Read it in the Mbox Outbox: ${publicUrl(deps)}/outbox`;
+  return { text, html: `<!doctype html><html lang="en"><body><p>${text}</p></body></html>\n` };
 }
 
 async function deliver(deps: AppDeps, job: JobContext<'recap-send'>): Promise<void> {
@@ -212,14 +248,25 @@ async function deliver(deps: AppDeps, job: JobContext<'recap-send'>): Promise<vo
         return null;
       }
       const token = await signUnsubscribeToken(deps.secrets, recap.userId);
+      const content = await openRecapTexts(tx, deps.secrets.masterKey, recap).catch((error: unknown) => {
+        if (error instanceof DecryptionError) return null;
+        throw error;
+      });
+      if (!content) {
+        // The master key changed since it was sealed: no retry can open it.
+        await tx.recap.update({ where: { id: recapId }, data: { status: 'failed', error: 'The recap cannot be decrypted with this server key' } });
+        await deps.jobs.complete(job.queue, job.id, tx);
+        return null;
+      }
       let rejected: string[];
       try {
         ({ rejected } = await mailer.send({
           messageId: recap.messageId,
           to: recap.recipients,
           subject: recap.subject,
-          html: recap.html,
-          text: recap.text,
+          ...content,
+          // The outbox folder is storage at rest too: a recap of an encrypted meeting leaves only its headers there.
+          ...(recap.encrypted ? { outboxBody: sealedOutboxBody(deps) } : {}),
           headers: {
             // RFC 8058 one-click: mail programs POST to this URL; the link in the body opens a page.
             'List-Unsubscribe': `<${publicUrl(deps)}/email/unsubscribe?token=${encodeURIComponent(token)}>`,

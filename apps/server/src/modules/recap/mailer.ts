@@ -10,6 +10,11 @@ export interface OutgoingMail {
   html: string;
   text: string;
   headers: Record<string, string>;
+  /**
+   * What the outbox file holds instead of the body, when the body must not be stored in clear (a recap
+   * of an encrypted meeting); an SMTP send ignores it.
+   */
+  outboxBody?: { html: string; text: string };
 }
 
 export interface SendResult {
@@ -121,7 +126,7 @@ function outboxMailer(config: Config): Mailer {
   return {
     kind: 'outbox',
     async send(mail) {
-      const info = await (await transport).sendMail(message(config, mail));
+      const info = await (await transport).sendMail(message(config, { ...mail, ...mail.outboxBody }));
       await mkdir(dir, { recursive: true });
       const file = outboxFile(config, mail.messageId);
       const temporary = `${file}.tmp`;
@@ -134,4 +139,16 @@ function outboxMailer(config: Config): Mailer {
 
 export function createMailer(config: Config): Mailer {
   return config.SMTP_URL ? smtpMailer(config, config.SMTP_URL) : outboxMailer(config);
+}
+
+const mailers = new WeakMap<Config, Mailer>();
+
+/** One mailer per configuration (its SMTP connection pool or outbox folder). */
+export function mailerFor(deps: { config: Config }): Mailer {
+  let mailer = mailers.get(deps.config);
+  if (!mailer) {
+    mailer = createMailer(deps.config);
+    mailers.set(deps.config, mailer);
+  }
+  return mailer;
 }

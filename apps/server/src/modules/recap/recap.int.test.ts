@@ -3,65 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Config } from '../../config.js';
 import { minimumRetrySpanSeconds, queuePolicies } from '../../jobs/queues.js';
 import { startTestApp, type TestApp } from '../../test/app.js';
 import { startDroppingServer, startSmtpServer, type TestSmtpServer } from '../../test/smtp-server.js';
-
-const PUBLIC_URL = 'http://mbox.test:8080';
-const startedAt = Date.UTC(2026, 10, 20, 15, 0);
-const fast: Partial<Config> = { JOB_POLL_SECONDS: 0.5, PUBLIC_URL };
-
-const TALK = [
-  ['Ana', 'Welcome everyone, today we decide the launch date for the new billing page.'],
-  ['Ben', 'The billing page is ready for review; QA found two bugs in the invoice export.'],
-  ['Ana', 'Then we fix the invoice export bugs first and launch next Tuesday.'],
-  ['Ben', 'Agreed. I will fix the export bugs by Friday and send the release notes.'],
-  ['Ana', 'Great. Carla will announce the launch to customers on Tuesday morning.'],
-  ['Ben', 'I will also update the help centre article about invoices.'],
-] as const;
-
-async function ingest(app: TestApp, token: string, sessionId: string, lines: readonly (readonly [string, string])[], from = 0) {
-  const { status, body } = await app.rest<{ meetingKey: string }>('POST', '/v1/transcript/lines', {
-    token,
-    body: {
-      meeting: { sessionId, meetCode: 'abc-defg-hij', startedAt, title: 'Billing launch sync', participants: ['Ana', 'Ben'] },
-      lines: lines.map(([speaker, text], i) => ({
-        captionId: `c${from + i}`,
-        revision: 0,
-        speaker,
-        text,
-        spokenAt: startedAt + (from + i) * 60_000,
-        final: true,
-      })),
-    },
-  });
-  expect(status, JSON.stringify(body)).toBe(200);
-  return body.meetingKey;
-}
-
-async function end(app: TestApp, token: string, sessionId: string, finishedAt = startedAt + 30 * 60_000) {
-  const { status, body } = await app.rest<{ meetingKey: string }>('POST', '/v1/transcript/end', { token, body: { sessionId, finishedAt } });
-  expect(status, JSON.stringify(body)).toBe(200);
-  return body.meetingKey;
-}
-
-async function recapOf(app: TestApp, token: string, meetingId: string) {
-  const { recaps } = await app.trpc(token).recap.list.query({});
-  return recaps.find((r) => r.meetingId === meetingId);
-}
-
-async function settled(app: TestApp, token: string, meetingId: string) {
-  await expect
-    .poll(async () => (await recapOf(app, token, meetingId))?.status, { timeout: 20_000, interval: 200 })
-    .toMatch(/^(sent|skipped|failed)$/);
-  return (await recapOf(app, token, meetingId))!;
-}
-
-async function updateSettings(app: TestApp, token: string, body: Record<string, unknown>) {
-  const result = await app.rest('PUT', '/v1/user-settings', { token, body });
-  expect(result.status, JSON.stringify(result.body)).toBe(200);
-}
+import { end, fast, ingest, PUBLIC_URL, recapOf, settled, startedAt, TALK, updateSettings } from './test-meetings.js';
 
 describe('recap e-mails over SMTP', () => {
   let smtp: TestSmtpServer;
@@ -201,6 +146,13 @@ describe('recap e-mails over SMTP', () => {
     expect(JSON.stringify(badRedirect.body)).toContain('oops@');
 
     await updateSettings(app, token, { redirectEmails: 'assistant@example.com', whiteEmailList: ['team@example.org', 'Assistant@example.com'] });
+    // Both agree by the links they were e-mailed (docs/recaps.md, "Recipients").
+    for (const address of ['assistant@example.com', 'team@example.org']) {
+      await expect.poll(() => mailsTo(address).length, { timeout: 15_000 }).toBe(1);
+      const token = new URL(/(http\S+\/recipient\?token=\S+)/.exec(mailsTo(address)[0]!.parsed.text!)![1]!).searchParams.get('token');
+      expect((await app.rest('POST', '/v1/recap-recipients/confirm', { body: { token } })).status).toBe(200);
+    }
+    smtp.received.length = 0;
     const meetingId = await ingest(app, token, 's-redirect', TALK);
     await end(app, token, 's-redirect');
     const recap = await settled(app, token, meetingId);

@@ -1,5 +1,9 @@
+import { z } from 'zod';
 import {
   recapDetailSchema,
+  recapRecipientListSchema,
+  recipientConsentSchema,
+  recipientTokenInputSchema,
   recapIdInputSchema,
   recapListInputSchema,
   recapListSchema,
@@ -7,6 +11,7 @@ import {
   unsubscribeStateSchema,
 } from '@mbox/shared/recap';
 import { authedProcedure, publicProcedure, router } from '../../trpc/trpc.js';
+import { answerRecipient, listRecipients, recipientConsent } from './recipients.js';
 import { getRecap, listRecaps, unsubscribe, unsubscribeState } from './service.js';
 
 const tags = ['recaps'];
@@ -35,4 +40,36 @@ export const recapRouter = router({
     .input(unsubscribeInputSchema)
     .output(unsubscribeStateSchema)
     .mutation(({ ctx, input }) => unsubscribe(ctx.deps, input.token)),
+
+  recipients: authedProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/recap-recipients',
+        tags,
+        protect: true,
+        summary: "Whether each recap address of the settings other than the account's own has confirmed (pending, confirmed, declined)",
+      },
+    })
+    .input(z.void())
+    .output(recapRecipientListSchema)
+    .query(({ ctx }) => listRecipients(ctx.deps, ctx.user.id)),
+
+  recipientConsent: publicProcedure
+    .meta({ openapi: { method: 'GET', path: '/recap-recipients/consent', tags, protect: false, summary: 'Public: who asked to send recaps to the address of a confirmation link, and its answer so far' } })
+    .input(recipientTokenInputSchema)
+    .output(recipientConsentSchema)
+    .query(({ ctx, input }) => recipientConsent(ctx.deps, input.token)),
+
+  confirmRecipient: publicProcedure
+    .meta({ openapi: { method: 'POST', path: '/recap-recipients/confirm', tags, protect: false, summary: "Public: the recipient agrees to receive the account's recaps (link not expired)" } })
+    .input(recipientTokenInputSchema)
+    .output(recipientConsentSchema)
+    .mutation(({ ctx, input }) => answerRecipient(ctx.deps, input.token, 'confirmed')),
+
+  declineRecipient: publicProcedure
+    .meta({ openapi: { method: 'POST', path: '/recap-recipients/decline', tags, protect: false, summary: "Public: the recipient declines or stops the account's recaps (any link of theirs, even expired)" } })
+    .input(recipientTokenInputSchema)
+    .output(recipientConsentSchema)
+    .mutation(({ ctx, input }) => answerRecipient(ctx.deps, input.token, 'declined')),
 });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { TRPCError } from '@trpc/server';
 import type { Recap as RecapDto, RecapDetail, UnsubscribeState } from '@mbox/shared/recap';
 import { recapKindSchema, recapStatusSchema } from '@mbox/shared/recap';
+import { DecryptionError, openRecapTexts, UNREADABLE_TEXT } from '../../crypto/encryption.js';
 import type { AppDeps } from '../../deps.js';
 import type { Prisma, Recap } from '../../generated/prisma/client.js';
 import { meetingTitle } from './compose.js';
@@ -28,7 +29,7 @@ export async function queueRecap(deps: AppDeps, tx: Prisma.TransactionClient, me
   if (existing) {
     const { count } = await tx.recap.updateMany({
       where: { id: existing.id, status: { in: ['pending', 'sending'] } },
-      data: { status: 'pending', subject: '', html: '', text: '', recipients: [] },
+      data: { status: 'pending', subject: '', html: '', text: '', recipients: [], refused: '', composedAt: null, encrypted: false },
     });
     if (count) await deps.jobs.send('recap-send', { recapId: existing.id }, { tx });
     return;
@@ -65,7 +66,9 @@ function toRecapDto(row: RecapRow): RecapDto {
     recipients: row.recipients,
     subject: row.subject,
     error: row.error,
-    skippedReason: status === 'skipped' ? SKIPPED_REASONS[kind] : '',
+    // Skipped because no address may receive it: the refusals say why.
+    skippedReason: status === 'skipped' ? row.refused || SKIPPED_REASONS[kind] : '',
+    refused: row.refused,
     attempts: row.attempts,
     createdAt: row.createdAt.getTime(),
     sentAt: row.sentAt?.getTime() ?? null,
@@ -93,7 +96,12 @@ export async function listRecaps(deps: AppDeps, userId: string, input: { cursor?
 export async function getRecap(deps: AppDeps, userId: string, recapId: string): Promise<RecapDetail> {
   const row = await deps.db.recap.findFirst({ where: { id: recapId, userId }, include: meetingRef });
   if (!row) throw new TRPCError({ code: 'NOT_FOUND', message: 'Recap not found' });
-  return { ...toRecapDto(row), html: row.html, text: row.text, messageId: row.messageId };
+  const content = await openRecapTexts(deps.db, deps.secrets.masterKey, row).catch((error: unknown) => {
+    if (!(error instanceof DecryptionError)) throw error;
+    deps.log.error({ err: error, recapId }, 'recap cannot be decrypted');
+    return { html: `<p>${UNREADABLE_TEXT}</p>`, text: UNREADABLE_TEXT };
+  });
+  return { ...toRecapDto(row), ...content, messageId: row.messageId };
 }
 
 /** 'ana@example.com' → 'a**@example.com': enough to recognise, not to harvest from a forwarded link. */

@@ -12,6 +12,7 @@ import {
 import type { AppDeps } from '../../deps.js';
 import { forgetCredentials } from '../auth/credential-cache.js';
 import type { Prisma, User } from '../../generated/prisma/client.js';
+import { registerRecipients, settingsAddresses } from '../recap/recipients.js';
 
 const settingsSelect = {
   sendNoSummary: true,
@@ -52,7 +53,7 @@ export async function updateSettings(deps: AppDeps, userId: string, update: User
   const saved = await deps.db.$transaction(async (tx) => {
     // Row lock: two concurrent saves must not each pass the length check against stale values.
     await tx.$queryRaw`SELECT 1 FROM "User" WHERE id = ${userId} FOR UPDATE`;
-    const row = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: settingsSelect });
+    const row = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { ...settingsSelect, email: true } });
     const current = toUserSettings(row);
     const premiumOnly = premiumFieldsChanged(current, update);
     if (premiumOnly.length > 0 && !current.premiumActive) {
@@ -71,6 +72,14 @@ export async function updateSettings(deps: AppDeps, userId: string, update: User
     if (!lengths.success) {
       const message = `The maximum summary length must be 0 (no limit) or at least the minimum (${minLength}); the maximum is ${maxLength}`;
       throw fieldError(update, update.defaultMaxSummaryLength === undefined ? 'defaultMinSummaryLength' : 'defaultMaxSummaryLength', message);
+    }
+    if (update.redirectEmails !== undefined || update.whiteEmailList !== undefined) {
+      const addresses = settingsAddresses({
+        redirectEmails: update.redirectEmails ?? current.redirectEmails,
+        whiteEmailList: update.whiteEmailList ?? current.whiteEmailList,
+      });
+      // Other people's addresses receive nothing until they confirm (docs/recaps.md, "Recipients").
+      await registerRecipients(deps, tx, { id: userId, email: row.email }, addresses);
     }
     return toUserSettings(await tx.user.update({ where: { id: userId }, data: update, select: settingsSelect }));
   });

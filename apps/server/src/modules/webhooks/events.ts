@@ -32,9 +32,9 @@ export async function enqueueWebhookEvent<E extends WebhookEvent>(
 /** Sends a `ping` event to one of the user's webhooks (through the queue, like any delivery). */
 export async function sendTestEvent(deps: AppDeps, userId: string, id: string): Promise<Webhook> {
   return deps.db.$transaction(async (tx) => {
-    await findWebhook(tx, userId, id);
+    await findWebhook(deps, tx, userId, id);
     const payload = webhookPayload('ping', { message: 'A test delivery from Mbox: your receiver is set up.' });
     await queueDeliveries(deps, tx, await recordDeliveries(tx, [id], payload));
-    return findWebhook(tx, userId, id);
+    return findWebhook(deps, tx, userId, id);
   });
 }

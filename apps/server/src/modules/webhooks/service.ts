@@ -13,6 +13,7 @@ import {
   type WebhookEventData,
   type WebhookPayload,
 } from '@mbox/shared/webhooks';
+import { isEncryptedText, openWebhookSecret, sealWebhookSecret } from '../../crypto/encryption.js';
 import type { AppDeps } from '../../deps.js';
 import type { Prisma, Webhook as WebhookRow, WebhookDelivery as DeliveryRow } from '../../generated/prisma/client.js';
 import {
@@ -64,12 +65,12 @@ function toDeliveryDto(row: DeliveryRow): WebhookDelivery {
   };
 }
 
-function toWebhookDto(row: WebhookRow & { deliveries: DeliveryRow[] }): Webhook {
+function toWebhookDto(masterKey: Buffer, row: WebhookRow & { deliveries: DeliveryRow[] }): Webhook {
   return {
     id: row.id,
     url: row.url,
     events: row.events as WebhookEvent[],
-    secret: row.secret,
+    secret: openWebhookSecret(masterKey, row.userId, row.secret),
     createdAt: row.createdAt.getTime(),
     deliveries: row.deliveries.map(toDeliveryDto),
   };
@@ -85,7 +86,7 @@ export async function listWebhooks(deps: AppDeps, userId: string): Promise<Webho
     include: withRecentDeliveries,
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
   });
-  return rows.map(toWebhookDto);
+  return rows.map((row) => toWebhookDto(deps.secrets.masterKey, row));
 }
 
 /**
@@ -121,10 +122,10 @@ export async function createWebhook(
       throw new TRPCError({ code: 'FORBIDDEN', message: `At most ${WEBHOOKS_PER_USER} webhooks: delete one first` });
     }
     const row = await tx.webhook.create({
-      data: { userId, url: input.url, events: input.events, secret: newWebhookSecret() },
+      data: { userId, url: input.url, events: input.events, secret: sealWebhookSecret(deps.secrets.masterKey, userId, newWebhookSecret()) },
       include: withRecentDeliveries,
     });
-    return toWebhookDto(row);
+    return toWebhookDto(deps.secrets.masterKey, row);
   });
 }
 
@@ -166,10 +167,10 @@ export function webhookPayload<E extends WebhookEvent | 'ping'>(event: E, data: 
   return { id: `evt_${randomUUID()}`, event, createdAt: new Date().toISOString(), data };
 }
 
-export async function findWebhook(db: AppDeps['db'] | Prisma.TransactionClient, userId: string, id: string) {
+export async function findWebhook(deps: AppDeps, db: AppDeps['db'] | Prisma.TransactionClient, userId: string, id: string) {
   const hook = await db.webhook.findFirst({ where: { id, userId }, include: withRecentDeliveries });
   if (!hook) throw notFound();
-  return toWebhookDto(hook);
+  return toWebhookDto(deps.secrets.masterKey, hook);
 }
 
 function truncate(text: string): string {
@@ -234,10 +235,11 @@ export class DeliveryFailedError extends Error {
 export async function deliverWebhook(deps: AppDeps, deliveryId: string, options: { lastAttempt: boolean }): Promise<void> {
   const delivery = await deps.db.webhookDelivery.findUnique({
     where: { id: deliveryId },
-    include: { webhook: { select: { url: true, secret: true } } },
+    include: { webhook: { select: { url: true, secret: true, userId: true } } },
   });
   if (!delivery || delivery.status !== 'pending') return;
-  const result = await attempt(deps, delivery.webhook, delivery);
+  const { url, secret, userId } = delivery.webhook;
+  const result = await attempt(deps, { url, secret: openWebhookSecret(deps.secrets.masterKey, userId, secret) }, delivery);
   const final = result.ok || result.permanent || options.lastAttempt;
   await deps.db.webhookDelivery.updateMany({
     where: { id: deliveryId, status: 'pending' },
@@ -250,4 +252,24 @@ export async function deliverWebhook(deps: AppDeps, deliveryId: string, options:
     },
   });
   if (!final) throw new DeliveryFailedError(result.ok ? '' : result.error);
+}
+
+/**
+ * Seals the signing secrets stored in clear before secrets were encrypted at rest (run at start-up;
+ * reads take either form, so a row this has not reached yet still signs). Each row is rewritten only
+ * while it still holds the clear value.
+ */
+export async function sealClearWebhookSecrets(deps: AppDeps): Promise<number> {
+  const rows = await deps.db.webhook.findMany({ where: { NOT: { secret: { startsWith: 'enc1:' } } }, select: { id: true, userId: true, secret: true } });
+  let sealed = 0;
+  for (const row of rows) {
+    if (isEncryptedText(row.secret)) continue;
+    const { count } = await deps.db.webhook.updateMany({
+      where: { id: row.id, secret: row.secret },
+      data: { secret: sealWebhookSecret(deps.secrets.masterKey, row.userId, row.secret) },
+    });
+    sealed += count;
+  }
+  if (sealed) deps.log.info({ sealed }, 'webhook secrets sealed with the master key');
+  return sealed;
 }

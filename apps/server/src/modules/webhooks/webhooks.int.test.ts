@@ -4,7 +4,7 @@ import { MIN_SUMMARY_MESSAGES } from '@mbox/shared';
 import { WEBHOOKS_PER_USER, type Webhook, type WebhookPayload } from '@mbox/shared/webhooks';
 import { startTestApp, type TestApp } from '../../test/app.js';
 import { seedMeeting, type SeedLine } from '../../test/fixtures.js';
-import { deliverWebhook } from './service.js';
+import { deliverWebhook, sealClearWebhookSecrets } from './service.js';
 import { startWebhookReceiver, type ReceivedRequest, type WebhookReceiver } from './test-receiver.js';
 
 type ErrorBody = { message: string; code: string; data: { field?: string; httpStatus: number } };
@@ -186,6 +186,30 @@ describe('webhooks', () => {
       // Done is done: running the job again sends nothing.
       await deliverWebhook(app.deps, id, { lastAttempt: false });
       expect(receiver.requests).toHaveLength(1);
+    });
+
+    it('stores the signing secret sealed with the master key; a secret stored in clear before is sealed at start-up and still signs', async () => {
+      const hook = await register(ana);
+      const [row] = await app.deps.db.$queryRaw<{ secret: string }[]>`SELECT secret FROM "Webhook" WHERE id = ${hook.id}`;
+      expect(row!.secret).toMatch(/^enc1:[A-Za-z0-9+/=]+$/);
+      expect(row!.secret).not.toContain(hook.secret.slice(6));
+      expect((await list(ana))[0]!.secret).toBe(hook.secret);
+
+      // A row written by a version that stored secrets in clear: reads and deliveries still work…
+      const legacy = 'whsec_' + 'L'.repeat(43);
+      await app.deps.db.$executeRaw`UPDATE "Webhook" SET secret = ${legacy} WHERE id = ${hook.id}`;
+      expect((await list(ana))[0]!.secret).toBe(legacy);
+      await deliverWebhook(app.deps, await pending(hook.id), { lastAttempt: false });
+      expect(verifySignature(receiver.requests.at(-1)!, legacy)).toBe(true);
+      // …and the start-up step seals it, once.
+      expect(await sealClearWebhookSecrets(app.deps)).toBe(1);
+      expect(await sealClearWebhookSecrets(app.deps)).toBe(0);
+      const [sealed] = await app.deps.db.$queryRaw<{ secret: string }[]>`SELECT secret FROM "Webhook" WHERE id = ${hook.id}`;
+      expect(sealed!.secret).toMatch(/^enc1:/);
+      expect(sealed!.secret).not.toContain('LLLL');
+      expect((await list(ana))[0]!.secret).toBe(legacy);
+      await deliverWebhook(app.deps, await pending(hook.id), { lastAttempt: false });
+      expect(verifySignature(receiver.requests.at(-1)!, legacy)).toBe(true);
     });
 
     it('records a failed attempt and throws so the queue retries; the last attempt fails for good', async () => {

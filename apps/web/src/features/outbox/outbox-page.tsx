@@ -48,6 +48,7 @@ function RecapRow({ recap, outbox, selected, onSelect }: { recap: Recap; outbox:
         {note && (
           <span className={`text-sm break-words ${recap.status === 'skipped' ? 'text-base-content/60' : 'text-error'}`}>{note}</span>
         )}
+        {recap.refused && recap.status !== 'skipped' && <span className="text-sm break-words text-warning">{recap.refused}</span>}
       </button>
     </li>
   );
@@ -73,6 +74,11 @@ function RecapPreview({ recapId }: { recapId: string }) {
   }
   return (
     <div className="flex flex-col gap-2">
+      {data.refused && (
+        <p role="note" className="text-sm text-warning">
+          {data.status === 'skipped' ? `Nothing was sent. ${data.refused}.` : `${data.refused}.`}
+        </p>
+      )}
       <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1 text-sm">
         <dt className="text-base-content/60">Subject</dt>
         <dd className="break-words">{data.subject}</dd>

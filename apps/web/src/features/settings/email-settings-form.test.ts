@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { USER_SETTINGS_DEFAULTS, type UserSettings } from '@mbox/shared/user-settings';
-import { addEmailChips, canSaveEmailForm, emailFormChanges, emailFormErrors, emailFormFrom } from './email-settings-form';
+import { addEmailChips, canSaveEmailForm, emailFormChanges, emailFormErrors, emailFormFrom, invalidEmailText } from './email-settings-form';
 
 const stored: UserSettings = { ...USER_SETTINGS_DEFAULTS, redirectEmails: 'me@work.com, boss@work.com', whiteEmailList: ['a@b.co'] };
 
@@ -39,9 +39,17 @@ describe('email settings form', () => {
     expect(emailFormChanges(stored, { ...form, whiteEmailList: [] })).toEqual({ whiteEmailList: [] });
   });
 
-  it('names invalid typed addresses and keeps Save disabled while they are there', () => {
-    const form = { ...emailFormFrom(stored), sendNoSummary: true, redirectEmails: 'me@work.com, oops', pendingEmail: 'x@' };
+  it('names invalid typed addresses; a valid change next to them can be saved, and they stay typed after it', () => {
+    const form = { ...emailFormFrom(stored), sendNoSummary: true, redirectEmails: 'me@work.com, oops', pendingEmail: 'new@mail.com x@' };
     expect(emailFormErrors(form)).toEqual({ redirectEmails: 'Not an e-mail address: oops', pendingEmail: 'Not an e-mail address: x@' });
-    expect(canSaveEmailForm(stored, form, false)).toBe(false);
+    expect(canSaveEmailForm(stored, form, false)).toBe(true);
+    expect(emailFormChanges(stored, form)).toEqual({ sendNoSummary: true, redirectEmails: 'me@work.com', whiteEmailList: ['a@b.co', 'new@mail.com'] });
+
+    const saved = { ...stored, sendNoSummary: true, redirectEmails: 'me@work.com', whiteEmailList: ['a@b.co', 'new@mail.com'] };
+    const after = emailFormFrom(saved, invalidEmailText(form));
+    expect(after).toMatchObject({ redirectEmails: 'me@work.com, oops', pendingEmail: 'x@', whiteEmailList: ['a@b.co', 'new@mail.com'] });
+    expect(emailFormErrors(after)).toEqual({ redirectEmails: 'Not an e-mail address: oops', pendingEmail: 'Not an e-mail address: x@' });
+    // Only invalid text differs from what is saved: nothing to save.
+    expect(canSaveEmailForm(saved, after, false)).toBe(false);
   });
 });

@@ -13,13 +13,30 @@ export interface EmailSettingsForm {
   pendingEmail: string;
 }
 
-export function emailFormFrom(settings: UserSettings): EmailSettingsForm {
+/** Invalid text of the two address fields: a save stores the valid entries only, and this stays typed. */
+export interface InvalidEmailText {
+  redirectEmails: string;
+  pendingEmail: string;
+}
+
+export const NO_INVALID_EMAIL_TEXT: InvalidEmailText = { redirectEmails: '', pendingEmail: '' };
+
+/** The form for the saved settings, with the invalid text the last save left in the fields. */
+export function emailFormFrom(settings: UserSettings, invalid: InvalidEmailText = NO_INVALID_EMAIL_TEXT): EmailSettingsForm {
   return {
     sendSummary: settings.sendSummary,
     sendNoSummary: settings.sendNoSummary,
-    redirectEmails: settings.redirectEmails,
+    redirectEmails: [settings.redirectEmails, invalid.redirectEmails].filter(Boolean).join(', '),
     whiteEmailList: settings.whiteEmailList,
-    pendingEmail: '',
+    pendingEmail: invalid.pendingEmail,
+  };
+}
+
+/** What of the form a save leaves in the fields: the entries that are not e-mail addresses. */
+export function invalidEmailText(form: EmailSettingsForm): InvalidEmailText {
+  return {
+    redirectEmails: parseEmailList(form.redirectEmails).invalid.join(', '),
+    pendingEmail: parseEmailList(form.pendingEmail).invalid.join(', '),
   };
 }
 
@@ -60,9 +77,11 @@ export function emailFormChanges(settings: UserSettings, form: EmailSettingsForm
   });
 }
 
-/** Save is enabled only when something changed, nothing typed is invalid, and no save is running (spec §5). */
+/**
+ * Save is disabled only while a save runs or when nothing valid changed (spec §5): invalid text next to
+ * a valid change does not block it; the save sends the valid entries and the invalid text stays.
+ */
 export function canSaveEmailForm(settings: UserSettings, form: EmailSettingsForm, saving: boolean): boolean {
   if (saving) return false;
-  if (Object.keys(emailFormErrors(form)).length > 0) return false;
   return Object.keys(emailFormChanges(settings, form)).length > 0;
 }

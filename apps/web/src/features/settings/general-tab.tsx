@@ -1,6 +1,8 @@
 import { useId, useState, type ClipboardEvent, type FormEvent, type KeyboardEvent } from 'react';
 import { Link } from 'react-router';
+import type { RecipientStatus } from '@mbox/shared/recap';
 import type { UserSettings } from '@mbox/shared/user-settings';
+import { trpc } from '../../lib/trpc';
 import { PageLoader } from '../../routes/guards';
 import {
   addEmailChips,
@@ -8,7 +10,10 @@ import {
   emailFormChanges,
   emailFormErrors,
   emailFormFrom,
+  invalidEmailText,
+  NO_INVALID_EMAIL_TEXT,
   type EmailSettingsForm,
+  type InvalidEmailText,
 } from './email-settings-form';
 import { useUserSettings } from './use-user-settings';
 import { WebhooksSection } from './webhooks-section';
@@ -16,6 +21,14 @@ import { WebhooksSection } from './webhooks-section';
 /** Settings › General tab (spec §2): the e-mail recap options and the outgoing webhooks. */
 export default function GeneralTab() {
   const { settings, loading, saving, save } = useUserSettings();
+  const utils = trpc.useUtils();
+  // What a save could not store (not e-mail addresses) stays typed in the form it restarts.
+  const [invalidText, setInvalidText] = useState<InvalidEmailText>(NO_INVALID_EMAIL_TEXT);
+  const onSave = async (current: UserSettings, form: EmailSettingsForm) => {
+    setInvalidText(invalidEmailText(form));
+    // New addresses get their confirmation e-mail: their state is read again.
+    if (await save(emailFormChanges(current, form))) await utils.recap.recipients.invalidate();
+  };
   return (
     <div className="flex max-w-2xl flex-col gap-8">
       {loading ? (
@@ -25,8 +38,9 @@ export default function GeneralTab() {
         <EmailSection
           key={JSON.stringify(emailFormFrom(settings))}
           settings={settings}
+          invalidText={invalidText}
           saving={saving}
-          onSave={(form) => void save(emailFormChanges(settings, form))}
+          onSave={(form) => void onSave(settings, form)}
         />
       ) : (
         <p className="text-error">The settings could not be loaded. Reload the page to try again.</p>
@@ -36,17 +50,68 @@ export default function GeneralTab() {
   );
 }
 
+const CONSENT_LABELS: Record<RecipientStatus, [string, string]> = {
+  pending: ['Pending confirmation', 'badge-warning'],
+  confirmed: ['Confirmed', 'badge-success'],
+  declined: ['Declined', 'badge-error'],
+};
+
+/** While a confirmation e-mail is on its way, its state is read again this often. */
+const CONSENT_REFRESH_MS = 3000;
+
+/**
+ * Addresses of the saved settings other than the account's own, with their owner's answer: recaps go to
+ * them only once confirmed (the server e-mails each a link).
+ */
+function RecipientConsents() {
+  const id = useId();
+  const query = trpc.recap.recipients.useQuery(undefined, {
+    meta: { silent: true },
+    refetchInterval: (q) =>
+      q.state.data?.recipients.some((r) => r.status === 'pending' && r.confirmationSentAt === null && !r.error) ? CONSENT_REFRESH_MS : false,
+  });
+  if (!query.data) return null;
+  const { recipients, maxRecipients, emailsPerDay } = query.data;
+  const limits = `At most ${maxRecipients} addresses${emailsPerDay ? `; your recaps and confirmations send at most ${emailsPerDay} e-mails a day` : ''}.`;
+  return (
+    <div className="flex flex-col gap-2">
+      <h3 id={`${id}-heading`} className="font-medium">
+        Other people’s addresses
+      </h3>
+      <p className="text-sm text-base-content/70">
+        Recaps go to an address other than yours only after its owner agrees, by the link Mbox e-mails them. {limits}
+      </p>
+      {recipients.length > 0 && (
+        <ul aria-labelledby={`${id}-heading`} className="flex flex-col gap-1.5">
+          {recipients.map((recipient) => {
+            const [label, tone] = CONSENT_LABELS[recipient.status];
+            return (
+              <li key={recipient.email} aria-label={`${recipient.email}: ${label}`} className="flex flex-wrap items-center gap-x-2 gap-y-0.5 text-sm">
+                <span className="break-all">{recipient.email}</span>
+                <span className={`badge badge-sm badge-soft ${tone}`}>{label}</span>
+                {recipient.error && <span className="basis-full text-error">{recipient.error}</span>}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </div>
+  );
+}
+
 function EmailSection({
   settings,
+  invalidText,
   saving,
   onSave,
 }: {
   settings: UserSettings;
+  invalidText: InvalidEmailText;
   saving: boolean;
   onSave: (form: EmailSettingsForm) => void;
 }) {
   const id = useId();
-  const [form, setForm] = useState<EmailSettingsForm>(() => emailFormFrom(settings));
+  const [form, setForm] = useState<EmailSettingsForm>(() => emailFormFrom(settings, invalidText));
   const update = (patch: Partial<EmailSettingsForm>) => setForm((current) => ({ ...current, ...patch }));
   const errors = emailFormErrors(form);
   const canSave = canSaveEmailForm(settings, form, saving);
@@ -186,6 +251,8 @@ function EmailSection({
             {errors.pendingEmail ?? 'Press Enter, a comma or a space to add an address; only valid addresses are added.'}
           </span>
         </fieldset>
+
+        <RecipientConsents />
 
         <div className="card-actions justify-end">
           <button type="submit" className="btn btn-primary" disabled={!canSave}>

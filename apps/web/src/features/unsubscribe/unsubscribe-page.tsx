@@ -1,21 +1,6 @@
-import type { ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { trpc } from '../../lib/trpc';
-
-function Frame({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <div className="hero min-h-full bg-base-200">
-      <div className="hero-content w-full max-w-md text-center">
-        <div className="card w-full border border-base-300 bg-base-100">
-          <div className="card-body items-center gap-4">
-            <h1 className="text-2xl font-bold">{title}</h1>
-            {children}
-          </div>
-        </div>
-      </div>
-    </div>
-  );
-}
+import { NoticeCard } from '../ui/notice-card';
 
 /**
  * /unsubscribe?token=… (public): the link at the bottom of a recap e-mail. One click on the button turns
@@ -29,7 +14,7 @@ export function UnsubscribePage() {
 
   if (!token || state.isError) {
     return (
-      <Frame title="This link does not work">
+      <NoticeCard title="This link does not work">
         <p className="text-base-content/70">
           {state.error?.message ?? 'The unsubscribe link has no token.'} You can also turn recap e-mails off in{' '}
           <Link className="link link-primary" to="/settings">
@@ -37,20 +22,20 @@ export function UnsubscribePage() {
           </Link>
           .
         </p>
-      </Frame>
+      </NoticeCard>
     );
   }
   if (state.isPending) {
     return (
-      <Frame title="Recap e-mails">
+      <NoticeCard title="Recap e-mails">
         <span className="loading loading-spinner loading-lg" role="status" aria-label="Loading" />
-      </Frame>
+      </NoticeCard>
     );
   }
   const done = unsubscribe.data ?? (state.data.sendSummary ? null : state.data);
   if (done) {
     return (
-      <Frame title="You are unsubscribed">
+      <NoticeCard title="You are unsubscribed">
         <p className="text-base-content/70" role="status">
           Mbox will no longer e-mail meeting recaps to <strong className="break-all">{done.email}</strong>. Your meetings and
           summaries stay in Mbox. To get recaps again, turn on “Send the summary after a meeting” in{' '}
@@ -59,11 +44,11 @@ export function UnsubscribePage() {
           </Link>
           .
         </p>
-      </Frame>
+      </NoticeCard>
     );
   }
   return (
-    <Frame title="Stop recap e-mails?">
+    <NoticeCard title="Stop recap e-mails?">
       <p className="text-base-content/70">
         Mbox e-mails a recap to <strong className="break-all">{state.data.email}</strong> after each meeting. You will no
         longer receive them.
@@ -76,6 +61,6 @@ export function UnsubscribePage() {
       <button type="button" className="btn btn-primary" disabled={unsubscribe.isPending} onClick={() => unsubscribe.mutate({ token })}>
         Unsubscribe
       </button>
-    </Frame>
+    </NoticeCard>
   );
 }
