@@ -120,7 +120,9 @@ export function readAction(
     const objectWords = rest.filter((x) => x.pos === 'NOUN' || x.pos === 'PROPN' || x.pos === 'NUM').length;
     if (objectWords === 0) continue; // "I'll do it." says no task
     // First person inside a request is the one asking: "send me the file" → "send Ann the file".
-    const task = joinTokens(shorten(attribute(rest, speaker), NOTE_WORDS - 4)).replace(/[\s,;:]+$/, '');
+    const short = shorten(attribute(rest, speaker), NOTE_WORDS - 4);
+    if (!short) continue;
+    const task = joinTokens(short).replace(/[\s,;:]+$/, '');
     if (!task) continue;
     return { owner, task: task.charAt(0).toUpperCase() + task.slice(1), due: due?.label, addressed };
   }

@@ -52,14 +52,21 @@ interface Context {
   names: ReadonlySet<string>;
 }
 
+/** Most words of a note taken from a document. */
+const DOCUMENT_NOTE_WORDS = 35;
+
 const paragraph = (item: MinutesItem): MinutesBlock => ({ kind: 'paragraph', item });
 const list = (items: readonly MinutesItem[], ordered = false): MinutesBlock => ({ kind: 'list', items, ordered });
 const heading = (text: string): MinutesBlock => ({ kind: 'heading', text });
 const capitaliseFirst = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
-/** The note of a sentence: in the third person for meetings (its speaker named), as written for documents. */
+/**
+ * The note of a sentence: in the third person for meetings (its speaker named), as written for
+ * documents, whose sentences are written to be read and may run longer; '' when it cannot be cut
+ * at a clause boundary.
+ */
 function noteOf(c: Context, s: Sentence): string {
-  return writeNote(s.text, { speaker: c.document ? undefined : s.speaker });
+  return writeNote(s.text, c.document ? { maxWords: DOCUMENT_NOTE_WORDS } : { speaker: s.speaker });
 }
 
 function plainItem(c: Context, s: Sentence, extraLines: readonly number[] = []): MinutesItem | undefined {

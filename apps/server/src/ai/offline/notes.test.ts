@@ -1,19 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { wordCount } from './text.js';
+import { cleanTurnText, wordCount } from './text.js';
 import { thirdPerson, writeNote } from './notes.js';
 
 describe('notes, not quotes', () => {
   it.each([
     ["Um, I'll send the the contract to Nick Williams by Friday, you know.", 'Lynne', 'Lynne will send the contract to Nick Williams by Friday.'],
-    ['I think we should go with plastic because it is cheaper.', 'Project Manager', 'Project Manager thinks the group should go with plastic because it is cheaper.'],
+    ['I think we should go with plastic because it is cheaper.', 'Project Manager', 'Project Manager thinks the team should go with plastic because it is cheaper.'],
     ["I'm not sure about the budget.", 'Ann', 'Ann is not sure about the budget.'],
     ["I don't know what my budget is.", 'Bo', "Bo doesn't know what Bo's budget is."],
-    ['So, we decided that the price is 25 euros.', 'Marketing', 'The group decided that the price is 25 euros.'],
-    ['We are going to use a kinetic battery.', 'Industrial Designer', 'The group is going to use a kinetic battery.'],
-    ["Let's go with Lenovo for the laptops.", 'Ann', 'The group will go with Lenovo for the laptops.'],
-    ['Are we allowed to change the colour?', 'Ben', 'Is the group allowed to change the colour?'],
+    ['So, we decided that the price is 25 euros.', 'Marketing', 'The team decided that the price is 25 euros.'],
+    ['We are going to use a kinetic battery.', 'Industrial Designer', 'The team is going to use a kinetic battery.'],
+    ["Let's go with Lenovo for the laptops.", 'Ann', 'The team will go with Lenovo for the laptops.'],
+    ['Are we allowed to change the colour?', 'Ben', 'Is the team allowed to change the colour?'],
+    // A false start ("are we — we're") is dropped, and the contraction agrees with "the team".
+    ["Are we {disfmarker} we're not allowed to dim the lights?", 'Project Manager', 'The team is not allowed to dim the lights?'],
+    ["Uh we'll discuss our own ideas and we're gonna put it into practice.", 'Sarah', "The team will discuss the team's own ideas and the team is going to put it into practice."],
+    ["Yeah, um production cost's at twelve fifty, so", 'Project Manager', "Production cost's at twelve fifty."],
+    ["I'll send the contract.", 'Lynne', 'Lynne will send the contract.'],
+    ["We've got a selling price at twenty five Euros.", 'Project Manager', 'The team has got a selling price at twenty five Euros.'],
   ])('%s → %s', (sentence, speaker, note) => {
-    expect(writeNote(sentence, { speaker })).toBe(note);
+    expect(writeNote(cleanTurnText(sentence), { speaker })).toBe(note);
   });
 
   it('keeps names in their case and leaves documents unattributed', () => {
@@ -27,7 +33,7 @@ describe('notes, not quotes', () => {
     const note = writeNote(long, { speaker: 'Ann' });
     expect(wordCount(note)).toBeLessThanOrEqual(25);
     expect(wordCount(note)).toBeGreaterThanOrEqual(8);
-    expect(note).toMatch(/^Ann is not sure the group has the figures/);
+    expect(note).toMatch(/^Ann is not sure the team has the figures/);
     expect(note).toMatch(/[a-z]\.$/);
   });
 

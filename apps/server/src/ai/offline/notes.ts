@@ -1,9 +1,10 @@
 import { joinTokens, tagSentences, type Pos, type Token } from './nlp.js';
 
 /**
- * Notes, not quotes: a spoken sentence rewritten as a line of minutes. Hesitations and hedges go,
- * first person becomes the speaker ("I'll send it" → "Lynne will send it", "we" → "the group"), and a
- * long sentence is cut at a clause boundary. Everything works on wink-nlp's tokens and tags.
+ * Notes, not quotes: a spoken sentence rewritten as a line of minutes. Hesitations, hedges and false
+ * starts go, first person becomes the speaker ("I'll send it" → "Lynne will send it", "we" → "the
+ * team"), a long sentence is cut at a clause boundary and a dangling "so" or "and" at its end goes.
+ * Everything works on wink-nlp's tokens and tags.
  */
 
 /** Most words of a note (a sentence longer than this is cut at a clause boundary). */
@@ -42,6 +43,11 @@ const JOINED_VERB: Record<string, string> = { m: 'is', re: 'is', ll: 'will', ve:
 
 const MODALS = new Set(['will', 'would', 'can', 'could', 'should', 'shall', 'must', 'might', 'may']);
 
+/** A contracted verb or particle written onto the word before it: 're, 'll, 've, n't. */
+function isClitic(t: Token): boolean {
+  return /^['’]/.test(t.value) || t.normal === 'not' && /^n['’]t$/i.test(t.value);
+}
+
 function isWord(t: Token): boolean {
   return t.pos !== 'PUNCT' && t.pos !== 'SYM' && t.pos !== 'SPACE';
 }
@@ -75,41 +81,47 @@ function agree(t: Token): string | undefined {
   return undefined;
 }
 
-/** Rewrites the verb of a replaced subject at index `subject` to agree with it (before it in a question: "are we" → "is the group"). */
+/** Rewrites the verb of a replaced subject at index `subject` to agree with it (before it in a question: "are we" → "is the team"). */
 function agreeAfter(tokens: Token[], subject: number): void {
   const before = tokens[subject - 1];
-  if (before && before.pos === 'AUX' && tokens[tokens.length - 1]?.value === '?') {
+  const next = tokens[subject + 1];
+  if (before && before.pos === 'AUX' && !(next && isClitic(next)) && tokens[tokens.length - 1]?.value === '?') {
     const form = agree(before);
     if (form !== undefined) tokens[subject - 1] = { ...before, value: form, normal: form };
     return;
   }
+  // "we all go" → "the team goes"
+  if (['all', 'both'].includes(tokens[subject + 1]?.normal ?? '')) tokens.splice(subject + 1, 1);
   for (let j = subject + 1; j < Math.min(tokens.length, subject + 4); j++) {
     const t = tokens[j]!;
     if (t.pos === 'ADV' || (t.pos === 'PART' && t.normal !== 'to')) continue;
     if (t.pos !== 'VERB' && t.pos !== 'AUX') return;
     let form = agree(t);
-    if (t.value === "'ve") form = 'has';
-    if (t.value === "'d") form = 'would';
+    if (t.value === "'ve" || t.value === '’ve') form = 'has';
+    if (t.value === "'d" || t.value === '’d') form = 'would';
     if (form !== undefined) tokens[j] = { ...t, value: form, normal: form, space: ' ' };
     return;
   }
 }
 
-/** First person → the speaker ("I" → "Lynne", "my" → "Lynne's"), "we" → "the group", with agreeing verbs. */
+/** Who "we" is in minutes. */
+export const TEAM = 'the team';
+
+/** First person → the speaker ("I" → "Lynne", "my" → "Lynne's"), "we" → "the team", with agreeing verbs. */
 export function attribute(tokens: readonly Token[], speaker: string): Token[] {
   const out = [...tokens];
   for (let i = 0; i < out.length; i++) {
     const t = out[i]!;
     const next = out[i + 1];
-    // "let's decide" → "the group will decide"
+    // "let's decide" → "the team will decide"
     if (t.normal === 'let' && next && (next.value === "'s" || next.value === "’s")) {
-      out.splice(i, 2, token('the group', t.space, 'NOUN'), token('will', ' ', 'AUX'));
+      out.splice(i, 2, token(TEAM, t.space, 'NOUN'), token('will', ' ', 'AUX'));
       continue;
     }
     // The tokenizer sometimes keeps a contraction whole ("I'm" at the start of a sentence).
     const joined = /^(i|we|let)['’](m|re|ll|ve|d|s)$/.exec(t.normal);
     if (joined) {
-      const subject = joined[1] === 'i' ? speaker : 'the group';
+      const subject = joined[1] === 'i' ? speaker : TEAM;
       const verb = joined[1] === 'let' ? 'will' : JOINED_VERB[joined[2]!]!;
       out.splice(i, 1, token(subject, t.space, joined[1] === 'i' ? 'PROPN' : 'NOUN'), token(verb, ' ', 'AUX'));
       continue;
@@ -129,18 +141,16 @@ export function attribute(tokens: readonly Token[], speaker: string): Token[] {
         out[i] = { ...t, value: `${speaker}'s`, normal: `${speaker.toLowerCase()}'s`, pos: 'PROPN' };
         break;
       case 'we':
-        out[i] = { ...t, value: 'the group', normal: 'the group', pos: 'NOUN' };
+        out[i] = { ...t, value: TEAM, normal: TEAM, pos: 'NOUN' };
         agreeAfter(out, i);
         break;
       case 'us':
       case 'ourselves':
-        out[i] = { ...t, value: 'the group', normal: 'the group', pos: 'NOUN' };
+        out[i] = { ...t, value: TEAM, normal: TEAM, pos: 'NOUN' };
         break;
       case 'our':
-        out[i] = { ...t, value: 'the', normal: 'the', pos: 'DET' };
-        break;
       case 'ours':
-        out[i] = { ...t, value: "the group's", normal: "the group's", pos: 'NOUN' };
+        out[i] = { ...t, value: `${TEAM}'s`, normal: `${TEAM}'s`, pos: 'NOUN' };
         break;
     }
   }
@@ -153,11 +163,19 @@ function matchesAt(tokens: readonly Token[], i: number, phrase: readonly string[
 
 const DEBRIS_BEFORE_COMMA: ReadonlySet<Pos> = new Set(['DET', 'ADP', 'CCONJ', 'SCONJ', 'PART']);
 
-/** Hesitations (interjections), hedges and repeated words out. */
+/** Spoken contractions written out: "gonna" → "going to". */
+const SPOKEN: Record<string, [string, string]> = { gonna: ['going', 'go'], wanna: ['want', 'want'], gotta: ['have', 'have'] };
+
+/** Hesitations (interjections), hedges, false starts and repeated words out; spoken contractions written out. */
 export function dropFillers(tokens: readonly Token[]): Token[] {
   const out: Token[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
+    const spoken = SPOKEN[t.normal];
+    if (spoken) {
+      out.push({ ...t, value: spoken[0], normal: spoken[0], lemma: spoken[1], pos: 'VERB' }, token('to', ' ', 'PART'));
+      continue;
+    }
     if (t.pos === 'INTJ') {
       if (tokens[i + 1]?.value === ',') i++;
       continue;
@@ -171,6 +189,8 @@ export function dropFillers(tokens: readonly Token[]): Token[] {
     }
     const prev = out[out.length - 1];
     if (prev && isWord(t) && prev.normal === t.normal) continue; // "the the"
+    // A false start: a question begun and restarted as a statement ("are we — we're not allowed").
+    if (prev?.pos === 'PRON' && out[out.length - 2]?.pos === 'AUX' && isClitic(t) && t.pos === 'AUX') out.splice(out.length - 2, 1);
     // Commas left where a hesitation was cut out: at the start, doubled, or right after "the", "in", "and".
     if (t.value === ',' && (!prev || prev.pos === 'PUNCT' || DEBRIS_BEFORE_COMMA.has(prev.pos))) continue;
     out.push(t);
@@ -212,27 +232,50 @@ export function shortName(speaker: string): string {
   return short || speaker;
 }
 
-const WEAK_END: ReadonlySet<Pos> = new Set(['DET', 'ADP', 'CCONJ', 'SCONJ', 'AUX', 'PART', 'PRON', 'PUNCT', 'ADV']);
+/** Words a note cannot end on: "…at twelve fifty, so", "…the price and", "…with the". */
+const WEAK_END: ReadonlySet<Pos> = new Set(['DET', 'CCONJ', 'SCONJ', 'PUNCT']);
+/** Connectives that dangle at the end of a spoken sentence ("…twelve fifty, so"). */
+const DANGLING = new Set(['so', 'then', 'like', 'anyway', 'too']);
 
-/** Cuts a sentence longer than `max` words at its last clause boundary before the limit (or at the limit). */
-export function shorten(tokens: readonly Token[], max: number): Token[] {
+/** Drops the words a note cannot end on (commas, articles, conjunctions, a trailing ", so"). */
+function trimEnd(tokens: readonly Token[]): Token[] {
+  let end = tokens.length;
+  const final = tokens[end - 1]?.pos === 'PUNCT' && /^[.!?…]$/.test(tokens[end - 1]!.value) ? tokens[--end] : undefined;
+  for (;;) {
+    const last = tokens[end - 1];
+    if (!last || end <= 1) break;
+    const dangling = DANGLING.has(last.normal) && tokens[end - 2]?.value === ',';
+    if (WEAK_END.has(last.pos) || dangling) end--;
+    else break;
+  }
+  const kept = tokens.slice(0, end);
+  return final ? [...kept, final] : kept;
+}
+
+/** Where a clause may end: before a comma, dash, conjunction or relative pronoun ("…, which"). */
+function clauseBoundary(tokens: readonly Token[], i: number): boolean {
+  const t = tokens[i]!;
+  if (t.pos === 'PUNCT') return /^[,;:—–-]$/.test(t.value);
+  if (t.pos === 'CCONJ' || t.pos === 'SCONJ') return true;
+  return t.pos === 'PRON' && ['which', 'who', 'where'].includes(t.normal) && tokens[i - 1]?.pos === 'NOUN';
+}
+
+/**
+ * A sentence longer than `max` words cut at its last clause boundary before the limit, so a note never
+ * stops mid-clause; undefined when no boundary leaves a clause of at least 6 words.
+ */
+export function shorten(tokens: readonly Token[], max: number): Token[] | undefined {
   if (wordsIn(tokens) <= max) return [...tokens];
   let words = 0;
-  let limit = tokens.length;
   let cut = -1;
   for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i]!;
-    const boundary = (t.pos === 'PUNCT' && /^[,;:—–-]$/.test(t.value)) || t.pos === 'CCONJ' || t.pos === 'SCONJ';
-    if (boundary && words >= 8) cut = i;
-    if (isWord(t)) words++;
-    if (words > max) {
-      limit = i;
-      break;
-    }
+    if (clauseBoundary(tokens, i) && words >= 6) cut = i;
+    if (isWord(tokens[i]!)) words++;
+    if (words > max) break;
   }
-  let kept = tokens.slice(0, cut > 0 ? cut : limit);
-  while (kept.length > 1 && WEAK_END.has(kept[kept.length - 1]!.pos)) kept = kept.slice(0, -1);
-  return kept;
+  if (cut < 0) return undefined;
+  const kept = trimEnd(tokens.slice(0, cut));
+  return wordsIn(kept) >= 6 ? kept : undefined;
 }
 
 function finish(text: string, question: boolean): string {
@@ -243,23 +286,27 @@ function finish(text: string, question: boolean): string {
   return out;
 }
 
-/** A note from tagged tokens. */
+/**
+ * A note from tagged tokens; empty when the sentence is too long and has no clause boundary to cut
+ * at (a note never stops mid-clause).
+ */
 export function noteFromTokens(tokens: readonly Token[], options: NoteOptions = {}): string {
   const question = tokens[tokens.length - 1]?.value === '?';
   let out = dropOpeners(dropFillers(tokens));
   if (options.speaker) out = attribute(out, shortName(options.speaker));
   const whole = wordsIn(out);
-  out = shorten(out, options.maxWords ?? NOTE_WORDS);
+  const short = shorten(out, options.maxWords ?? NOTE_WORDS);
+  if (!short) return '';
+  out = trimEnd(short);
   return finish(joinTokens(out), question && wordsIn(out) === whole);
 }
 
-/** A note from a sentence of text. */
+/** A note from a sentence of text ('' when it cannot be cut short: see noteFromTokens). */
 export function writeNote(sentence: string, options: NoteOptions = {}): string {
   const tagged = tagSentences(sentence);
   if (tagged.length === 0) return '';
-  const note = noteFromTokens(
+  return noteFromTokens(
     tagged.flatMap((s) => s.tokens),
     options,
   );
-  return note || sentence;
 }
