@@ -1,4 +1,5 @@
 import { joinTokens, tagSentences, type Pos, type Token } from './nlp.js';
+import { isQuestion } from './text.js';
 
 /**
  * Notes, not quotes: a spoken sentence rewritten as a line of minutes. Hesitations, hedges and false
@@ -37,6 +38,8 @@ const HEDGES: readonly (readonly string[])[] = [
 
 /** Words that open spoken sentences without adding to them ("So, well, okay, the price…"). */
 const OPENERS = new Set(['so', 'well', 'now', 'okay', 'ok', 'right', 'yeah', 'yes', 'yep', 'alright', 'and', 'but', 'then', 'also', 'oh', 'anyway', 'um', 'uh', 'hmm']);
+/** A reason given as a reply opens with "because": the note is the reason itself. */
+const REASON_OPENERS = new Set(['because', "'cause", 'cause']);
 
 /** The third-person verb of a contraction: "I'm" → "is", "we've" → "has". */
 const JOINED_VERB: Record<string, string> = { m: 'is', re: 'is', ll: 'will', ve: 'has', d: 'would', s: 'is' };
@@ -126,6 +129,8 @@ export function attribute(tokens: readonly Token[], speaker: string): Token[] {
       out.splice(i, 1, token(subject, t.space, joined[1] === 'i' ? 'PROPN' : 'NOUN'), token(verb, ' ', 'AUX'));
       continue;
     }
+    // A lower-case "i" before anything but a verb is a stutter ("it's i instead"), not the speaker.
+    if (t.normal === 'i' && t.value === 'i' && !['VERB', 'AUX'].includes(next?.pos ?? '')) continue;
     if (t.pos !== 'PRON' && t.normal !== 'i') continue;
     switch (t.normal) {
       case 'i':
@@ -220,7 +225,7 @@ function dropOpeners(tokens: readonly Token[]): Token[] {
     const t = tokens[i]!;
     const vocative = vocativeAt(tokens, i);
     if (vocative > 0) i += vocative;
-    else if (t.pos === 'PUNCT' || t.pos === 'INTJ' || t.pos === 'CCONJ' || OPENERS.has(t.normal)) i++;
+    else if (t.pos === 'PUNCT' || t.pos === 'INTJ' || t.pos === 'CCONJ' || OPENERS.has(t.normal) || REASON_OPENERS.has(t.normal)) i++;
     else break;
   }
   return tokens.slice(i);
@@ -233,7 +238,9 @@ export function shortName(speaker: string): string {
 }
 
 /** Words a note cannot end on: "…at twelve fifty, so", "…the price and", "…with the". */
-const WEAK_END: ReadonlySet<Pos> = new Set(['DET', 'CCONJ', 'SCONJ', 'PUNCT']);
+const WEAK_END: ReadonlySet<Pos> = new Set(['CCONJ', 'SCONJ', 'PUNCT']);
+/** Articles, which cannot end a note either ("all" or "that" can: "at all", "I know that"). */
+const ARTICLES = new Set(['a', 'an', 'the', 'every', 'each']);
 /** Connectives that dangle at the end of a spoken sentence ("…twelve fifty, so"). */
 const DANGLING = new Set(['so', 'then', 'like', 'anyway', 'too']);
 
@@ -244,8 +251,11 @@ function trimEnd(tokens: readonly Token[]): Token[] {
   for (;;) {
     const last = tokens[end - 1];
     if (!last || end <= 1) break;
-    const dangling = DANGLING.has(last.normal) && tokens[end - 2]?.value === ',';
-    if (WEAK_END.has(last.pos) || dangling) end--;
+    // "…for the laptops then": a closing "then" adds nothing either.
+    const dangling = DANGLING.has(last.normal) && (tokens[end - 2]?.value === ',' || last.normal === 'then');
+    // "…of the product, of": a preposition after a comma or a closing "of" has lost its object.
+    const orphan = last.pos === 'ADP' && (tokens[end - 2]?.value === ',' || last.normal === 'of');
+    if (WEAK_END.has(last.pos) || ARTICLES.has(last.normal) || dangling || orphan) end--;
     else break;
   }
   const kept = tokens.slice(0, end);
@@ -260,16 +270,33 @@ function clauseBoundary(tokens: readonly Token[], i: number): boolean {
   return t.pos === 'PRON' && ['which', 'who', 'where'].includes(t.normal) && tokens[i - 1]?.pos === 'NOUN';
 }
 
+/** Parts of speech a clause cannot stop on before a boundary: "to ensure | that", "in | which". */
+const OPEN_BEFORE: ReadonlySet<Pos> = new Set(['VERB', 'AUX', 'ADP', 'DET', 'PART', 'CCONJ', 'SCONJ', 'PRON']);
+
 /**
- * A sentence longer than `max` words cut at its last clause boundary before the limit, so a note never
- * stops mid-clause; undefined when no boundary leaves a clause of at least 6 words.
+ * Whether the tokens before `cut` read as a finished clause: they do not stop on a verb awaiting its
+ * object or a preposition, and the stretch after their last comma has a verb of its own ("…, then the
+ * staff" has none).
+ */
+function closesClause(tokens: readonly Token[], cut: number): boolean {
+  const last = tokens[cut - 1];
+  if (!last || OPEN_BEFORE.has(last.pos)) return false;
+  let from = cut - 1;
+  while (from > 0 && tokens[from - 1]!.value !== ',' && tokens[from - 1]!.value !== ';') from--;
+  if (from === 0) return true;
+  return tokens.slice(from, cut).some((t) => t.pos === 'VERB' || t.pos === 'AUX');
+}
+
+/**
+ * A sentence longer than `max` words cut at the last clause boundary before the limit where a clause
+ * closes, so a note never stops mid-clause; undefined when none leaves a clause of at least 6 words.
  */
 export function shorten(tokens: readonly Token[], max: number): Token[] | undefined {
   if (wordsIn(tokens) <= max) return [...tokens];
   let words = 0;
   let cut = -1;
   for (let i = 0; i < tokens.length; i++) {
-    if (clauseBoundary(tokens, i) && words >= 6) cut = i;
+    if (clauseBoundary(tokens, i) && words >= 6 && closesClause(tokens, i)) cut = i;
     if (isWord(tokens[i]!)) words++;
     if (words > max) break;
   }
@@ -291,14 +318,35 @@ function finish(text: string, question: boolean): string {
  * at (a note never stops mid-clause).
  */
 export function noteFromTokens(tokens: readonly Token[], options: NoteOptions = {}): string {
-  const question = tokens[tokens.length - 1]?.value === '?';
+  const question = isQuestion(
+    tokens.map((t) => t.value),
+    tokens.map((t) => t.pos),
+  );
   let out = dropOpeners(dropFillers(tokens));
+  // A statement closed by a tag ("…plastic, you know?") is written with a full stop, a question
+  // whose mark the captions lost with a question mark.
+  const mark = out[out.length - 1];
+  if (mark && /^[.?]$/.test(mark.value) && (mark.value === '?') !== question) out = [...out.slice(0, -1), { ...mark, value: question ? '?' : '.', normal: question ? '?' : '.' }];
   if (options.speaker) out = attribute(out, shortName(options.speaker));
   const whole = wordsIn(out);
   const short = shorten(out, options.maxWords ?? NOTE_WORDS);
   if (!short) return '';
   out = trimEnd(short);
   return finish(joinTokens(out), question && wordsIn(out) === whole);
+}
+
+/**
+ * A note cut after the clause that holds its first entity of the given types: "The team has got a
+ * selling price at twenty five Euros, which …" → "The team has got a selling price at twenty five Euros."
+ */
+export function clauseWithEntity(note: string, types: ReadonlySet<string>): string {
+  const tokens = tagSentences(note).flatMap((s) => s.tokens);
+  const at = tokens.findIndex((t) => t.entity !== undefined && types.has(t.entity));
+  if (at < 0) return note;
+  let end = at;
+  while (end < tokens.length && !(tokens[end]!.entity === undefined && clauseBoundary(tokens, end))) end++;
+  if (end >= tokens.length) return note;
+  return finish(joinTokens(trimEnd(tokens.slice(0, end))), false);
 }
 
 /** A note from a sentence of text ('' when it cannot be cut short: see noteFromTokens). */
