@@ -25,6 +25,11 @@ describe('notes, not quotes', () => {
   it('keeps names in their case and leaves documents unattributed', () => {
     expect(writeNote('I met Nick Williams and Sian Gwenllian in Cardiff.')).toBe('I met Nick Williams and Sian Gwenllian in Cardiff.');
     expect(writeNote('I met Nick Williams in Cardiff.', { speaker: 'David Hopkins' })).toBe('David Hopkins met Nick Williams in Cardiff.');
+    // A name with an apposition is the subject, not someone addressed.
+    expect(writeNote('David Hopkins, the director of education, told the committee that exclusions had risen.')).toBe(
+      'David Hopkins, the director of education, told the committee that exclusions had risen.',
+    );
+    expect(writeNote('Ben, can you check the warranty terms?', { speaker: 'Ann' })).toBe('Can you check the warranty terms?');
   });
 
   it('cuts a long sentence at a clause boundary, within the note length', () => {

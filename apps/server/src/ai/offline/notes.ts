@@ -207,7 +207,10 @@ export function dropFillers(tokens: readonly Token[]): Token[] {
 /** Titles a speaker addresses someone by ("Mr. Chair, …", "Madam Speaker, …"). */
 const TITLES = new Set(['mr', 'mr.', 'mrs', 'mrs.', 'ms', 'ms.', 'madam', 'chair', 'chairman', 'chairwoman', 'speaker', 'minister', 'president', 'sir']);
 
-/** Length of a vocative at `i` ("Mr. Chair," "Ben,"): a short run of names or titles closed by a comma; 0 if none. */
+/**
+ * Length of a vocative at `i` ("Mr. Chair," "Ben,"): a short run of names or titles closed by a comma
+ * before a clause; 0 if none.
+ */
 function vocativeAt(tokens: readonly Token[], i: number): number {
   let j = i;
   let named = false;
@@ -215,7 +218,10 @@ function vocativeAt(tokens: readonly Token[], i: number): number {
     named = true;
     j++;
   }
-  return named && tokens[j]?.value === ',' && j + 1 < tokens.length ? j + 1 - i : 0;
+  // "Ben, can you…" addresses Ben; "David Hopkins, the director…, told…" is the subject with an apposition.
+  const after = tokens[j + 1];
+  const clause = after !== undefined && ['PRON', 'AUX', 'VERB', 'ADV', 'INTJ'].includes(after.pos);
+  return named && tokens[j]?.value === ',' && clause ? j + 1 - i : 0;
 }
 
 /** Discourse openers, vocatives, commas and conjunctions at the start go. */
@@ -275,14 +281,15 @@ const OPEN_BEFORE: ReadonlySet<Pos> = new Set(['VERB', 'AUX', 'ADP', 'DET', 'PAR
 
 /**
  * Whether the tokens before `cut` read as a finished clause: they do not stop on a verb awaiting its
- * object or a preposition, and the stretch after their last comma has a verb of its own ("…, then the
- * staff" has none).
+ * object or a preposition, and the clause opened last has a verb of its own ("…, then the staff" and
+ * "it was in 2017 that the Institute" have none).
  */
 function closesClause(tokens: readonly Token[], cut: number): boolean {
   const last = tokens[cut - 1];
   if (!last || OPEN_BEFORE.has(last.pos)) return false;
+  // The last clause opened (after a comma, a conjunction or "that", "which"…) needs a verb of its own.
   let from = cut - 1;
-  while (from > 0 && tokens[from - 1]!.value !== ',' && tokens[from - 1]!.value !== ';') from--;
+  while (from > 0 && !(tokens[from - 1]!.value === ',' || tokens[from - 1]!.value === ';' || clauseBoundary(tokens, from - 1) || tokens[from - 1]!.normal === 'that')) from--;
   if (from === 0) return true;
   return tokens.slice(from, cut).some((t) => t.pos === 'VERB' || t.pos === 'AUX');
 }
