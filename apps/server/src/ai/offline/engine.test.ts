@@ -65,6 +65,11 @@ describe('each prompt type does its own job (a small meeting)', () => {
     expect(answer).not.toContain('?');
   });
 
+  it('Key decisions of a three-line meeting', () => {
+    const three = small.slice(2, 5);
+    expect(text(run(three, 'decision').html)).toContain('Ann, agreed by Ben: The team will go with Lenovo for the laptops.');
+  });
+
   it('Action Items: owner, task and due date relative to the meeting; no chit-chat', () => {
     const answer = go('action');
     expect(answer).toContain('Ann: Send the purchase order to finance — due Fri, Mar 8, 2024.');

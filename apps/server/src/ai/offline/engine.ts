@@ -371,8 +371,13 @@ function statesAmount(s: Sentence): boolean {
  */
 function asideBelow(a: Analysis): number {
   const values = a.sentences.filter(isInformative).map((s) => cosine(a.vectors[s.id]!, a.meetingCentroid)).sort((x, y) => x - y);
-  return 0.5 * (values[Math.floor(values.length / 2)] ?? 0);
+  // A short meeting has no centre to stray from.
+  if (values.length < ASIDE_MIN_SENTENCES) return 0;
+  return 0.5 * values[Math.floor(values.length / 2)]!;
 }
+
+/** Informative sentences a meeting needs before its asides can be told from its subject. */
+const ASIDE_MIN_SENTENCES = 20;
 
 /** Turns a reply is looked for in after a proposal. */
 const REPLY_TURNS = 4;
