@@ -42,6 +42,14 @@ describe('notes, not quotes', () => {
     expect(note).toMatch(/[a-z]\.$/);
   });
 
+  it('never cuts inside a hyphenated word', () => {
+    const note = writeNote(
+      "We're here to have a kick-off meeting for the design of a new project, a remote control for the design of a new remote control for the whole market.",
+      { speaker: 'Christa' },
+    );
+    expect(note).toBe('The team is here to have a kick-off meeting for the design of a new project.');
+  });
+
   it('conjugates for a third-person subject', () => {
     expect(['think', 'go', 'try', 'fix', 'watch', 'have', 'play'].map(thirdPerson)).toEqual(['thinks', 'goes', 'tries', 'fixes', 'watches', 'has', 'plays']);
   });

@@ -271,7 +271,8 @@ function trimEnd(tokens: readonly Token[]): Token[] {
 /** Where a clause may end: before a comma, dash, conjunction or relative pronoun ("…, which"). */
 function clauseBoundary(tokens: readonly Token[], i: number): boolean {
   const t = tokens[i]!;
-  if (t.pos === 'PUNCT') return /^[,;:—–-]$/.test(t.value);
+  // A hyphen inside a word ("kick-off") joins; only a spaced one or a dash separates.
+  if (t.pos === 'PUNCT') return /^[,;:—–]$/.test(t.value) || (t.value === '-' && t.space !== '');
   if (t.pos === 'CCONJ' || t.pos === 'SCONJ') return true;
   return t.pos === 'PRON' && ['which', 'who', 'where'].includes(t.normal) && tokens[i - 1]?.pos === 'NOUN';
 }
