@@ -30,6 +30,10 @@ describe('notes, not quotes', () => {
       'David Hopkins, the director of education, told the committee that exclusions had risen.',
     );
     expect(writeNote('Ben, can you check the warranty terms?', { speaker: 'Ann' })).toBe('Can you check the warranty terms?');
+    expect(writeNote('Mr. Chair, the priority was getting money out to Canadians as quickly as possible.')).toBe(
+      'The priority was getting money out to Canadians as quickly as possible.',
+    );
+    expect(writeNote("It's a yes-or-no question, Mr. Chair.")).toBe("It's a yes-or-no question.");
   });
 
   it('cuts a long sentence at a clause boundary, within the note length', () => {

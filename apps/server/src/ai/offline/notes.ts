@@ -181,7 +181,9 @@ export function dropFillers(tokens: readonly Token[]): Token[] {
       out.push({ ...t, value: spoken[0], normal: spoken[0], lemma: spoken[1], pos: 'VERB' }, token('to', ' ', 'PART'));
       continue;
     }
-    if (t.pos === 'INTJ') {
+    // An interjection is a hesitation unless it is part of a hyphenated word ("a yes-or-no question").
+    const joined = (tokens[i + 1]?.value === '-' && tokens[i + 1]!.space === '') || (tokens[i - 1]?.value === '-' && t.space === '');
+    if (t.pos === 'INTJ' && !joined) {
       if (tokens[i + 1]?.value === ',') i++;
       continue;
     }
@@ -213,15 +215,29 @@ const TITLES = new Set(['mr', 'mr.', 'mrs', 'mrs.', 'ms', 'ms.', 'madam', 'chair
  */
 function vocativeAt(tokens: readonly Token[], i: number): number {
   let j = i;
-  let named = false;
-  while (j < tokens.length && j < i + 4 && (tokens[j]!.pos === 'PROPN' || TITLES.has(tokens[j]!.normal))) {
-    named = true;
+  let titled = false;
+  while (j < tokens.length && j < i + 4 && (tokens[j]!.pos === 'PROPN' || TITLES.has(tokens[j]!.normal) || tokens[j]!.value === '.')) {
+    titled ||= TITLES.has(tokens[j]!.normal);
     j++;
   }
-  // "Ben, can you…" addresses Ben; "David Hopkins, the director…, told…" is the subject with an apposition.
-  const after = tokens[j + 1];
-  const clause = after !== undefined && ['PRON', 'AUX', 'VERB', 'ADV', 'INTJ'].includes(after.pos);
-  return named && tokens[j]?.value === ',' && clause ? j + 1 - i : 0;
+  if (j === i || tokens[j]?.value !== ',' || j + 1 >= tokens.length) return 0;
+  // "Mr. Chair," and "Ben, can you…" address someone; "David Hopkins, the director…, told…" is the
+  // subject with an apposition.
+  const after = tokens[j + 1]!;
+  return titled || ['PRON', 'AUX', 'VERB', 'ADV', 'INTJ'].includes(after.pos) ? j + 1 - i : 0;
+}
+
+/** A closing vocative (", Mr. Chair." at the end) goes too. */
+function dropClosingVocative(tokens: readonly Token[]): Token[] {
+  const end = tokens[tokens.length - 1]?.pos === 'PUNCT' && tokens[tokens.length - 1]!.value !== ',' ? tokens.length - 1 : tokens.length;
+  let j = end;
+  let titled = false;
+  while (j > 0 && end - j < 4 && (TITLES.has(tokens[j - 1]!.normal) || (tokens[j - 1]!.value === '.' && j < end))) {
+    titled ||= TITLES.has(tokens[j - 1]!.normal);
+    j--;
+  }
+  if (!titled || tokens[j - 1]?.value !== ',' || j - 1 === 0) return [...tokens];
+  return [...tokens.slice(0, j - 1), ...tokens.slice(end)];
 }
 
 /** Discourse openers, vocatives, commas and conjunctions at the start go. */
@@ -330,7 +346,7 @@ export function noteFromTokens(tokens: readonly Token[], options: NoteOptions = 
     tokens.map((t) => t.value),
     tokens.map((t) => t.pos),
   );
-  let out = dropOpeners(dropFillers(tokens));
+  let out = dropClosingVocative(dropOpeners(dropFillers(tokens)));
   // A statement closed by a tag ("…plastic, you know?") is written with a full stop, a question
   // whose mark the captions lost with a question mark.
   const mark = out[out.length - 1];
