@@ -339,6 +339,11 @@ function extractByCues(c: Context, options: CueOptions): Minutes {
     const closeness = cosine(a.vectors[s.id]!, a.meetingCentroid);
     pool.push({ sentence: s, score: cue * (0.25 + a.centrality[s.id]! + closeness), vector: a.vectors[s.id]! });
   }
+  return listOfNotes(c, pool, (sentence) => (options.write ? options.write(sentence) : plainItem(c, sentence)), options.empty);
+}
+
+/** The best distinct candidates of a list prompt as notes in spoken order, within the length settings; `empty` when none. */
+function listOfNotes(c: Context, pool: readonly Candidate[], write: (s: Sentence) => MinutesItem | undefined, empty: string): Minutes {
   const notes = pickNotes(pool, {
     minWords: Number.POSITIVE_INFINITY,
     maxWords: c.budget.maxWords,
@@ -346,9 +351,9 @@ function extractByCues(c: Context, options: CueOptions): Minutes {
     lambda: 0.85,
     redundancy: 0.4,
     variant: c.variant,
-    write: (cand) => (options.write ? options.write(cand.sentence) : plainItem(c, cand.sentence)),
+    write: (cand) => write(cand.sentence),
   }).sort(chronological);
-  if (notes.length === 0) return { blocks: [paragraph({ text: options.empty, lines: [] })] };
+  if (notes.length === 0) return { blocks: [paragraph({ text: empty, lines: [] })] };
   return fitToMax(notes, (kept) => ({ blocks: [list(kept)] }), c.budget.maxWords);
 }
 
@@ -469,17 +474,7 @@ function decisions(c: Context): Minutes {
     // An amount is the point of its sentence: what follows its clause ("…, which I don't know in pounds") is not.
     return item && { ...item, lead, text: amounts.has(s.id) && !agreed ? clauseWithEntity(item.text, AMOUNT_ENTITIES) : item.text };
   };
-  const notes = pickNotes(pool, {
-    minWords: Number.POSITIVE_INFINITY,
-    maxWords: c.budget.maxWords,
-    maxItems: c.budget.maxItems,
-    lambda: 0.85,
-    redundancy: 0.4,
-    variant: c.variant,
-    write: (cand) => write(cand.sentence),
-  }).sort(chronological);
-  if (notes.length === 0) return { blocks: [paragraph({ text: 'No explicit decision was recorded in this meeting.', lines: [] })] };
-  return fitToMax(notes, (kept) => ({ blocks: [list(kept)] }), c.budget.maxWords);
+  return listOfNotes(c, pool, write, 'No explicit decision was recorded in this meeting.');
 }
 
 /** Action items: owner (who commits, or who is asked), task, due date; chit-chat has no task and is left out. */
