@@ -314,6 +314,8 @@ describe('documents (the tools summarizer)', () => {
     expect(html).not.toContain('data-cite');
     const plain = text(html);
     expect(plain).not.toMatch(/nick williams|sian gwenllian|cardiff bay/);
+    // A name with an apposition stays the subject of its sentence.
+    expect(plain).toContain('Nick Williams, the council leader, announced new bike lanes');
     expect(wordCount(plain)).toBeLessThan(wordCount(article.join(' ')));
     expect(plain).not.toContain(article.join(' '));
   });
