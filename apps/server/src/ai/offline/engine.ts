@@ -141,6 +141,18 @@ function topicLabel(phrases: readonly string[]): string | undefined {
   return capitaliseFirst(second && wordCount(both) <= LABEL_WORDS && wordCount(first) === 1 ? both : first);
 }
 
+/** Entities that measure rather than name a subject: "year", "ten minutes". */
+const MEASURES: ReadonlySet<string> = new Set(['DATE', 'DURATION', 'TIME', 'CARDINAL', 'ORDINAL', 'PERCENT']);
+
+/**
+ * Whether a phrase names a thing a topic can be about: read on its own, its last word is a noun and no
+ * measure ("important" tagged a noun inside a sentence, "year" are not).
+ */
+function namesAThing(phrase: string): boolean {
+  const last = tagSentences(phrase).flatMap((s) => s.tokens).at(-1);
+  return last !== undefined && (last.pos === 'NOUN' || last.pos === 'PROPN') && !(last.entity && MEASURES.has(last.entity));
+}
+
 /**
  * Each segment's key phrases, fresh ones first: a phrase whose words already label another segment
  * ("local authority" twice) gives way to the next one, so labels tell segments apart.
@@ -161,7 +173,7 @@ function segments(c: Context): Segment[] {
   const parts = segmentTopics(a.sentences, a.vectors, topicCount(a)).map((ids) => ids.map((id) => a.sentences[id]!));
   // What a segment is about is said in its central sentences, not in its asides.
   const weight = (s: Sentence) => (isInformative(s) ? 0.25 + a.centrality[s.id]! : 0.1);
-  const phrases = distinctPhrases(parts.map((part, k) => keyPhrases(part, parts.filter((_, j) => j !== k), 6, c.names, weight)));
+  const phrases = distinctPhrases(parts.map((part, k) => keyPhrases(part, parts.filter((_, j) => j !== k), 6, c.names, weight).filter(namesAThing)));
   return parts.map((part, k) => {
     const label = topicLabel(phrases[k]!) ?? (c.document ? 'Summary' : `Part ${k + 1}`);
     const first = part[0]?.spokenAt;
