@@ -54,6 +54,15 @@ describe('notes, not quotes', () => {
     expect(note).toBe('The team is here to have a kick-off meeting for the design of a new project.');
   });
 
+  it('cleans stutters and marked false starts from a transcript line', () => {
+    expect(cleanTurnText("I mean I've got {disfmarker} we got um {disfmarker} we had three videos , a T_V_ and an amp")).toBe(
+      'we had three videos, a TV and an amp',
+    );
+    expect(cleanTurnText('it should be wire wireless , with a b basic cont control')).toBe('it should be wireless, with a basic control');
+    // Short real words before longer ones stay ("in inside", "the theory" are no stutters).
+    expect(cleanTurnText('put it in inside, as the theory says')).toBe('put it in inside, as the theory says');
+  });
+
   it('conjugates for a third-person subject', () => {
     expect(['think', 'go', 'try', 'fix', 'watch', 'have', 'play'].map(thirdPerson)).toEqual(['thinks', 'goes', 'tries', 'fixes', 'watches', 'has', 'plays']);
   });

@@ -47,14 +47,16 @@ function dropRepeats(text: string): string {
 /** Short words a speaker may legitimately say right before a longer word starting the same way. */
 const REAL_SHORT_WORDS = new Set(['a', 'i', 'an', 'in', 'on', 'at', 'to', 'be', 'we', 'he', 'me', 'so', 'no', 'do', 'go', 'is', 'it', 'as', 'or', 'us', 'up', 'of', 'my', 'by', 'the', 'for', 'not', 'can', 'our', 'out', 'all', 'any', 'are', 'but', 'had', 'has', 'his', 'how', 'its', 'let', 'may', 'now', 'one', 'see', 'too', 'was', 'way', 'who', 'yes', 'yet', 'new', 'old', 'end', 'car', 'man', 'use', 'get', 'put', 'set', 'per', 'pre', 'pro', 'co', 'eu', 'uk']);
 
-/** Drops cut-off word starts ("b buttons", "ch chucking") that captions keep from stutters. */
+/** Drops cut-off word starts ("b buttons", "ch chucking", "wire wireless") that captions keep from stutters. */
 function dropFragments(text: string): string {
   return text
     .replace(/(^|\s)[b-hj-z](?=\s)/g, '$1')
-    .replace(/(?<![\w'’])([A-Za-z]{1,3})\s+(?=([A-Za-z]+))/g, (match, fragment: string, next: string) => {
-    const f = fragment.toLowerCase();
-    return next.length > f.length && next.toLowerCase().startsWith(f) && !REAL_SHORT_WORDS.has(f) ? '' : match;
-  });
+    .replace(/(?<![\w'’])([A-Za-z]{1,5})\s+(?=([A-Za-z]+))/g, (match, fragment: string, next: string) => {
+      const f = fragment.toLowerCase();
+      // Longer starts ("wire wireless", "cont control") need a clearly longer word after them.
+      const longer = f.length <= 3 ? next.length > f.length : next.length >= f.length + 3;
+      return longer && next.toLowerCase().startsWith(f) && !REAL_SHORT_WORDS.has(f) ? '' : match;
+    });
 }
 
 /** Discourse markers that open spoken sentences but add nothing when quoted in a summary. */
