@@ -17,6 +17,7 @@ export const ACTION_CUES: readonly Cue[] = [
   [/\b(?:can|could) you (?:please )?(?:send|prepare|check|look|make|write|draft|contact|follow|e-?mail|circulate|bring|do|find)\b/i, 2.5],
   [/\b(?:action(?: point| item)?s?|task|assignment|homework|to-?do|responsib(?:le|ility)|take care of|in charge of)\b/i, 2],
   [/\b(?:need(?:s)? to|have to|has to|must|got to)\b/i, 1],
+  [/\b(?:we|you)(?:'re| are)(?: all)? (?:going to|gonna)\b|\blet's\b/i, 1.5],
   [/\bby (?:next|tomorrow|monday|tuesday|wednesday|thursday|friday|the end|the next)\b/i, 1.5],
   [/\b(?:send|e-?mail|circulate|prepare|write (?:up|to)|report back|get back to)\b/i, 1],
 ];
@@ -69,3 +70,14 @@ export const OPINION_CUES: readonly Cue[] = [
   [/\b(?:in my (?:view|opinion)|my (?:concern|worry|point|suggestion|proposal|preference))\b/i, 2],
   [/\b(?:better|worse|best|prefer(?:able)?|important|essential|too (?:expensive|complicated|big|small))\b/i, 1],
 ];
+
+/** A proposal: what someone suggests the meeting do or choose ("what about…", "we could…", "it can be…"). */
+export const PROPOSAL_CUES: readonly Cue[] = [
+  [/\b(?:what|how) about\b|\bwhy don't we\b|\bshall we\b|\blet's\b/i, 2],
+  [/\bwe (?:should|could|can|might|will|'ll|need to)\b|\bI (?:suggest|propose|recommend|would go for|'d go for)\b/i, 1.5],
+  [/\b(?:it|this|that) (?:can|could|should|will|would|'ll) (?:still |just |also )?be\b|\bmaybe (?:we|have|use)\b/i, 1],
+  [/\b(?:go (?:for|with)|settle (?:on|for)|stick with|opt for|instead of)\b/i, 1],
+];
+
+/** A reply that turns a proposal down, puts it in doubt or only thanks the speaker ("Okay, thank you."). */
+export const NOT_ACCEPTING = /\b(?:but|disagree|don't think|do not think|not sure|no way|rather not|too expensive|thanks?)\b/i;

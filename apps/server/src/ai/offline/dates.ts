@@ -51,13 +51,12 @@ export function dueDate(sentence: string, clock: MeetingClock): DueDate | undefi
   const timeZone = validZone(clock.timeZone);
   const instant = new Date(clock.start);
   const found = chrono().casual.parse(sentence, { instant, timezone: offsetMinutes(instant, timeZone) }, { forwardDate: true });
-  // A bare time ("at ten") or number is not a due date, nor is "now"; a day from the meeting on is.
-  const dayOfMeeting = instant.getTime() - 24 * 3600_000;
+  // A bare time ("at ten") or number is not a due date, nor is "now" or "today" (the meeting's own
+  // moment) or "the last meeting"; a moment after the meeting is.
   const result = found.find(
     (r) =>
       (r.start.isCertain('day') || r.start.isCertain('weekday') || r.start.isCertain('month')) &&
-      r.text.toLowerCase() !== 'now' &&
-      r.start.date().getTime() >= dayOfMeeting,
+      r.start.date().getTime() > instant.getTime(),
   );
   if (!result) return undefined;
   const label = new Intl.DateTimeFormat('en-US', { timeZone, weekday: 'short', month: 'short', day: 'numeric', year: 'numeric' }).format(

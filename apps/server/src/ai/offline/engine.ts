@@ -10,17 +10,20 @@ import {
   ACTION_CUES,
   AGREEMENT,
   DECISION_CUES,
+  NOT_ACCEPTING,
   GOAL_CUES,
   ISSUE_CUES,
   MISSING_CUES,
   NEXT_CUES,
   NON_ANSWER,
   OPINION_CUES,
+  PROPOSAL_CUES,
   cueScore,
   type Cue,
 } from './cues.js';
 import { clockTime, type MeetingClock } from './dates.js';
-import { shortName, writeNote } from './notes.js';
+import { joinTokens, tagSentences } from './nlp.js';
+import { clauseWithEntity, shortName, writeNote } from './notes.js';
 import { centroid, cosine, keyPhrases, normalise, segmentTopics } from './rank.js';
 import { chronological, fitToMax, minutesWords, pickNotes, type Candidate, type Note } from './select.js';
 import { contentTerms, joinNames, wordCount, type Sentence } from './text.js';
@@ -52,14 +55,21 @@ interface Context {
   names: ReadonlySet<string>;
 }
 
+/** Most words of a note taken from a document. */
+const DOCUMENT_NOTE_WORDS = 35;
+
 const paragraph = (item: MinutesItem): MinutesBlock => ({ kind: 'paragraph', item });
 const list = (items: readonly MinutesItem[], ordered = false): MinutesBlock => ({ kind: 'list', items, ordered });
 const heading = (text: string): MinutesBlock => ({ kind: 'heading', text });
 const capitaliseFirst = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
-/** The note of a sentence: in the third person for meetings (its speaker named), as written for documents. */
+/**
+ * The note of a sentence: in the third person for meetings (its speaker named), as written for
+ * documents, whose sentences are written to be read and may run longer; '' when it cannot be cut
+ * at a clause boundary.
+ */
 function noteOf(c: Context, s: Sentence): string {
-  return writeNote(s.text, { speaker: c.document ? undefined : s.speaker });
+  return writeNote(s.text, c.document ? { maxWords: DOCUMENT_NOTE_WORDS } : { speaker: s.speaker });
 }
 
 function plainItem(c: Context, s: Sentence, extraLines: readonly number[] = []): MinutesItem | undefined {
@@ -88,7 +98,7 @@ function speakersPhrase(a: Analysis): string {
 
 /** One-sentence overview: who met and the key phrases of the meeting. */
 function overviewSentence(c: Context): string {
-  const topics = keyPhrases(c.a.sentences, [], 4, c.names);
+  const topics = keyPhrases(c.a.sentences, [], 4, c.names, (s) => (isInformative(s) ? 0.25 + c.a.centrality[s.id]! : 0.1));
   const about = topics.length > 0 ? joinNames(topics) : 'the points below';
   return c.document ? `The text covers ${about}.` : `${speakersPhrase(c.a)} discussed ${about}.`;
 }
@@ -106,32 +116,104 @@ interface Segment {
   range: string;
 }
 
+/**
+ * Meetings of long turns (committee hearings, interviews: 30 words a turn or more) move through their
+ * topics one question at a time, and their summary takes a point from each topic before the best of
+ * the rest; conversations of short turns keep coming back to the same topics, and their most central
+ * points serve them better (tuned on QMSum train, docs/ai.md).
+ */
+const ANCHORED_TURN_WORDS = 30;
+/** Most of a summary's words the points of each topic take. */
+const ANCHOR_SHARE = 0.4;
+
 function topicCount(a: Analysis): number {
   return Math.max(2, Math.min(8, Math.round(a.totalWords / 700)));
+}
+
+/** Most words of a topic label: "Selling price", "Menu display and buttons". */
+const LABEL_WORDS = 4;
+
+/** A short label from a span's key phrases: the first, and the second too while the label stays short. */
+function topicLabel(phrases: readonly string[]): string | undefined {
+  const [first, second] = phrases;
+  if (!first) return undefined;
+  const both = second ? `${first} and ${second}` : first;
+  return capitaliseFirst(second && wordCount(both) <= LABEL_WORDS && wordCount(first) === 1 ? both : first);
+}
+
+/** Entities that measure rather than name a subject: "year", "ten minutes". */
+const MEASURES: ReadonlySet<string> = new Set(['DATE', 'DURATION', 'TIME', 'CARDINAL', 'ORDINAL', 'PERCENT']);
+
+/**
+ * Whether a phrase names a thing a topic can be about: read on its own, its last word is a noun and no
+ * measure ("important" tagged a noun inside a sentence, "year" are not).
+ */
+function namesAThing(phrase: string): boolean {
+  const last = tagSentences(phrase).flatMap((s) => s.tokens).at(-1);
+  return last !== undefined && (last.pos === 'NOUN' || last.pos === 'PROPN') && !(last.entity && MEASURES.has(last.entity));
+}
+
+/**
+ * Each segment's key phrases, fresh ones first: a phrase whose words already label another segment
+ * ("local authority" twice) gives way to the next one, so labels tell segments apart.
+ */
+function distinctPhrases(candidates: readonly string[][]): string[][] {
+  const used = new Set<string>();
+  return candidates.map((phrases) => {
+    const fresh = phrases.filter((p) => !contentTerms(p).some((t) => used.has(t)));
+    const chosen = (fresh.length > 0 ? fresh : phrases).slice(0, 2);
+    for (const p of chosen) for (const t of contentTerms(p)) used.add(t);
+    return chosen;
+  });
 }
 
 /** The meeting cut into topics (TextTiling-like, rank.ts) with a label and a time range each. */
 function segments(c: Context): Segment[] {
   const { a } = c;
   const parts = segmentTopics(a.sentences, a.vectors, topicCount(a)).map((ids) => ids.map((id) => a.sentences[id]!));
+  // What a segment is about is said in its central sentences, not in its asides.
+  const weight = (s: Sentence) => (isInformative(s) ? 0.25 + a.centrality[s.id]! : 0.1);
+  const phrases = distinctPhrases(parts.map((part, k) => keyPhrases(part, parts.filter((_, j) => j !== k), 6, c.names, weight).filter(namesAThing)));
   return parts.map((part, k) => {
-    const phrases = keyPhrases(part, parts.filter((_, j) => j !== k), 2, c.names);
-    const label = phrases.length > 0 ? capitaliseFirst(joinNames(phrases)) : `Part ${k + 1}`;
+    const label = topicLabel(phrases[k]!) ?? (c.document ? 'Summary' : `Part ${k + 1}`);
     const first = part[0]?.spokenAt;
     const last = part[part.length - 1]?.spokenAt;
     const range = first !== undefined && last !== undefined ? ` (${clockTime(first, c.clock)}–${clockTime(last, c.clock)})` : '';
-    return { sentences: part, phrases, label, range };
+    return { sentences: part, phrases: phrases[k]!, label, range };
   });
 }
 
-/** Notes for a summary of about `minWords` words, picked over the whole meeting. */
-function summaryNotes(c: Context, minWords: number, maxWords: number, filter?: (s: Sentence) => boolean): Note[] {
-  return pickNotes(ranked(c, filter), {
-    minWords,
-    maxWords,
-    variant: c.variant,
-    write: (cand) => plainItem(c, cand.sentence),
-  }).sort(chronological);
+/** A statement worth a summary's point: informative, and not a question. */
+const statement = (s: Sentence) => isInformative(s) && !s.question;
+
+/**
+ * Notes for a summary of about `minWords` words: for a meeting of long turns first the best point of
+ * each topic, so its summary covers all of it rather than its opening only, then the best of the
+ * whole meeting.
+ */
+function summaryNotes(c: Context, parts: readonly Segment[], minWords: number, maxWords: number): Note[] {
+  const write = (cand: Candidate) => plainItem(c, cand.sentence);
+  const all = ranked(c, statement);
+  const anchors: Note[] = [];
+  let anchorWords = 0;
+  if (parts.length > 2 && c.a.totalWords >= ANCHORED_TURN_WORDS * c.a.turns.length) {
+    for (const part of parts) {
+      const ids = new Set(part.sentences.map((s) => s.id));
+      const [best] = pickNotes(
+        all.filter((x) => ids.has(x.sentence.id)),
+        { minWords: 1, maxWords: 0, variant: c.variant, write },
+      );
+      if (!best || anchorWords + best.words > ANCHOR_SHARE * minWords) continue;
+      anchors.push(best);
+      anchorWords += best.words;
+    }
+  }
+  const chosen = new Set(anchors.map((n) => n.sentence.id));
+  const rest = pickNotes(
+    all.filter((x) => !chosen.has(x.sentence.id) && anchors.every((n) => cosine(n.vector, x.vector) <= 0.5)),
+    { minWords: minWords - anchorWords, maxWords: maxWords > 0 ? Math.max(1, maxWords - anchorWords) : 0, variant: c.variant, write },
+  );
+  return [...anchors, ...rest].sort(chronological);
 }
 
 /** Documents are summarised, never returned whole: at most half their words. */
@@ -139,7 +221,7 @@ function documentCap(c: Context, words: number): number {
   return c.document ? Math.min(words, Math.max(15, Math.round(c.a.totalWords * 0.5))) : words;
 }
 
-/** Summary, standard depth: an overview, then a paragraph of notes per topic. */
+/** Summary, standard depth: an overview, then the notes listed under the topic they belong to. */
 function summarise(c: Context): Minutes {
   const intro = overviewSentence(c);
   const introWords = wordCount(intro);
@@ -149,20 +231,13 @@ function summarise(c: Context): Minutes {
   const leadWords = parts.reduce((n, p) => n + wordCount(p.label), 0) / Math.max(1, parts.length);
   const max = c.budget.maxWords > 0 ? documentCap(c, c.budget.maxWords) : 0;
   const target = documentCap(c, Math.max(20, c.budget.minWords - introWords - leadWords * Math.min(parts.length, 4)));
-  const notes = summaryNotes(c, target, max > 0 ? max - introWords : 0);
+  const notes = summaryNotes(c, parts, target, max > 0 ? max - introWords : 0);
   const build = (kept: readonly Note[]): Minutes => {
     const blocks: MinutesBlock[] = [paragraph({ text: intro, lines: [] })];
-    for (const part of parts) {
-      const mine = kept.filter((n) => segmentOf.get(n.sentence.id) === part);
-      if (mine.length === 0) continue;
-      blocks.push(
-        paragraph({
-          lead: parts.length > 1 ? part.label : undefined,
-          text: mine.map((n) => n.text).join(' '),
-          lines: mine.flatMap((n) => n.lines),
-        }),
-      );
-    }
+    const sections = parts.map((part) => ({ part, mine: kept.filter((n) => segmentOf.get(n.sentence.id) === part) })).filter((x) => x.mine.length > 0);
+    // One topic needs no heading; several are each a heading over their points.
+    if (sections.length === 1) blocks.push(list(sections[0]!.mine));
+    else for (const { part, mine } of sections) blocks.push(heading(part.label), list(mine));
     return { blocks };
   };
   return fitToMax(notes, build, max);
@@ -276,6 +351,11 @@ function extractByCues(c: Context, options: CueOptions): Minutes {
     const closeness = cosine(a.vectors[s.id]!, a.meetingCentroid);
     pool.push({ sentence: s, score: cue * (0.25 + a.centrality[s.id]! + closeness), vector: a.vectors[s.id]! });
   }
+  return listOfNotes(c, pool, (sentence) => (options.write ? options.write(sentence) : plainItem(c, sentence)), options.empty);
+}
+
+/** The best distinct candidates of a list prompt as notes in spoken order, within the length settings; `empty` when none. */
+function listOfNotes(c: Context, pool: readonly Candidate[], write: (s: Sentence) => MinutesItem | undefined, empty: string): Minutes {
   const notes = pickNotes(pool, {
     minWords: Number.POSITIVE_INFINITY,
     maxWords: c.budget.maxWords,
@@ -283,32 +363,130 @@ function extractByCues(c: Context, options: CueOptions): Minutes {
     lambda: 0.85,
     redundancy: 0.4,
     variant: c.variant,
-    write: (cand) => (options.write ? options.write(cand.sentence) : plainItem(c, cand.sentence)),
+    write: (cand) => write(cand.sentence),
   }).sort(chronological);
-  if (notes.length === 0) return { blocks: [paragraph({ text: options.empty, lines: [] })] };
+  if (notes.length === 0) return { blocks: [paragraph({ text: empty, lines: [] })] };
   return fitToMax(notes, (kept) => ({ blocks: [list(kept)] }), c.budget.maxWords);
 }
 
-/** Key decisions: what was agreed and who decided; a proposal someone accepts counts, a question never. */
+/** Nouns of a target or an amount agreed on: "a selling price at twenty five Euros". */
+const TARGET_TERMS: ReadonlySet<string> = new Set(
+  contentTerms('price cost costs budget target aim profit margin deadline fee salary funding spending amount'),
+);
+/** Entities that state an amount (wink-nlp's entity types). */
+const AMOUNT_ENTITIES: ReadonlySet<string> = new Set(['MONEY', 'PERCENT', 'CARDINAL']);
+
+/** Whether a sentence states a target or an amount: a target noun and a number, money or percentage entity. */
+function statesAmount(s: Sentence): boolean {
+  if (s.question || !s.terms.some((t) => TARGET_TERMS.has(t))) return false;
+  return tagSentences(s.text).some((t) => t.tokens.some((k) => k.entity !== undefined && AMOUNT_ENTITIES.has(k.entity)));
+}
+
+/**
+ * Closeness to the meeting's centroid below which a sentence is an aside (the ice-breaker's "a dog can
+ * be your best friend"): half the median closeness of the informative sentences.
+ */
+function asideBelow(a: Analysis): number {
+  const values = a.sentences.filter(isInformative).map((s) => cosine(a.vectors[s.id]!, a.meetingCentroid)).sort((x, y) => x - y);
+  // A short meeting has no centre to stray from.
+  if (values.length < ASIDE_MIN_SENTENCES) return 0;
+  return 0.5 * values[Math.floor(values.length / 2)]!;
+}
+
+/** Informative sentences a meeting needs before its asides can be told from its subject. */
+const ASIDE_MIN_SENTENCES = 20;
+
+/** Turns a reply is looked for in after a proposal. */
+const REPLY_TURNS = 4;
+
+/**
+ * Who accepted a proposal: the others who answer it with agreement ("Yeah.", "Right, with menus")
+ * before anyone says anything else, the proposer's own short follow-ups aside (backchannel such as
+ * "Mm-hmm" is no turn once cleaned). Undefined when someone objects or the talk moves on first.
+ */
+function acceptedBy(a: Analysis, s: Sentence): { speakers: string[]; lines: number[] } | undefined {
+  // The proposal ends its speaker's turn or nearly: what follows it in the turn would be a new point.
+  const laterInTurn = a.sentences.filter((x) => x.turn === s.turn && x.id > s.id).length;
+  if (laterInTurn > 2) return undefined;
+  const speakers: string[] = [];
+  const lines: number[] = [];
+  for (let k = s.turn + 1; k < Math.min(a.turns.length, s.turn + 1 + REPLY_TURNS); k++) {
+    const t = a.turns[k]!;
+    const words = wordCount(t.text);
+    if (t.speaker === s.speaker) {
+      if (words > 25) break;
+      continue;
+    }
+    const opening = t.text.split(/(?<=[.!?])\s/)[0] ?? '';
+    if (AGREEMENT.test(t.text.trim()) && !NOT_ACCEPTING.test(opening)) {
+      if (!speakers.includes(t.speaker)) speakers.push(t.speaker);
+      lines.push(t.line);
+    } else break;
+  }
+  return speakers.length > 0 ? { speakers, lines } : undefined;
+}
+
+/** "What about a dual function?" → "a dual function": the thing a question proposes, or undefined. */
+function proposedInQuestion(c: Context, s: Sentence): string | undefined {
+  const tokens = tagSentences(s.text)[0]?.tokens ?? [];
+  const at = tokens.findIndex((t, i) => ['what', 'how'].includes(t.normal) && tokens[i + 1]?.normal === 'about');
+  if (at < 0) return undefined;
+  const note = writeNote(joinTokens(tokens.slice(at + 2)).replace(/\?$/, ''), { speaker: c.document ? undefined : s.speaker });
+  return wordCount(note) >= 2 ? note.replace(/[.!?]$/, '') : undefined;
+}
+
+/** The speaker's next statement after a sentence, in their turn or their next one: what a proposal says in detail. */
+function elaboration(a: Analysis, s: Sentence): Sentence | undefined {
+  return a.sentences.slice(s.id + 1, s.id + 6).find((x) => x.speaker === s.speaker && x.turn <= s.turn + 2 && statement(x));
+}
+
+/**
+ * Key decisions: proposals the others accept, decisions said as such ("we decided…") and targets or
+ * amounts set ("a selling price of 25 euros"), each with who decided; never a question left open
+ * nor chit-chat (far from what the meeting is about, it ranks low).
+ */
 function decisions(c: Context): Minutes {
   const { a } = c;
-  const accepted = (s: Sentence) => {
-    const r = reply(a, s);
-    const lastOfTurn = a.sentences[s.id + 1]?.turn !== s.turn;
-    return r && lastOfTurn && AGREEMENT.test(r.text.trim()) ? r : undefined;
+  const pool: Candidate[] = [];
+  const accepted = new Map<number, { speakers: string[]; lines: number[] }>();
+  const amounts = new Set<number>();
+  const aside = asideBelow(a);
+  for (const s of a.sentences) {
+    if (s.words < 4 || s.terms.length < 2) continue;
+    // A proposal asked as a question ("What about a dual function?") says what it is about in its detail.
+    const detail = s.question ? elaboration(a, s) : undefined;
+    const closeness = Math.max(cosine(a.vectors[s.id]!, a.meetingCentroid), detail ? cosine(a.vectors[detail.id]!, a.meetingCentroid) : 0);
+    if (closeness < aside) continue;
+    const explicit = !s.question && cueScore(s.text, DECISION_CUES) >= 3 ? 3 : 0;
+    const proposal = cueScore(s.text, PROPOSAL_CUES);
+    const agreed = proposal > 0 && (!s.question || proposedInQuestion(c, s)) ? acceptedBy(a, s) : undefined;
+    if (agreed) accepted.set(s.id, agreed);
+    const amount = statesAmount(s) ? 2 : 0;
+    if (amount) amounts.add(s.id);
+    const weight = Math.max(explicit, agreed ? 1.5 + proposal / 2 + 0.5 * agreed.speakers.length : 0, amount);
+    // A regeneration also admits proposals nobody answered, so it can show another selection.
+    const fallback = c.variant > 0 && !s.question ? cueScore(s.text, DECISION_CUES) / 2 : 0;
+    const cue = Math.max(weight, fallback);
+    if (cue <= 0) continue;
+    pool.push({ sentence: s, score: cue * (0.25 + a.centrality[s.id]! + closeness), vector: a.vectors[s.id]! });
+  }
+  const write = (s: Sentence): MinutesItem | undefined => {
+    const agreed = accepted.get(s.id);
+    const lead = c.document ? undefined : agreed ? `${s.speaker}, agreed by ${joinNames(agreed.speakers)}` : s.speaker;
+    const replyLines = agreed?.lines ?? [];
+    if (s.question) {
+      const proposed = proposedInQuestion(c, s);
+      if (!proposed) return undefined;
+      const detail = elaboration(a, s);
+      const detailNote = detail ? noteOf(c, detail) : '';
+      const text = detailNote ? `${capitaliseFirst(proposed)}: ${detailNote.charAt(0).toLowerCase()}${detailNote.slice(1)}` : `${capitaliseFirst(proposed)}.`;
+      return { lead, text, lines: [s.line, ...(detail ? [detail.line] : []), ...replyLines] };
+    }
+    const item = plainItem(c, s, replyLines);
+    // An amount is the point of its sentence: what follows its clause ("…, which I don't know in pounds") is not.
+    return item && { ...item, lead, text: amounts.has(s.id) && !agreed ? clauseWithEntity(item.text, AMOUNT_ENTITIES) : item.text };
   };
-  return extractByCues(c, {
-    cues: DECISION_CUES,
-    boost: (s) => (accepted(s) ? 1 : 0),
-    filter: (s) => !s.question,
-    empty: 'No explicit decision was recorded in this meeting.',
-    write: (s) => {
-      const r = accepted(s);
-      const item = plainItem(c, s, r ? [r.line] : []);
-      if (!item) return undefined;
-      return { ...item, lead: c.document ? undefined : r ? `${s.speaker}, agreed by ${r.speaker}` : s.speaker };
-    },
-  });
+  return listOfNotes(c, pool, write, 'No explicit decision was recorded in this meeting.');
 }
 
 /** Action items: owner (who commits, or who is asked), task, due date; chit-chat has no task and is left out. */
@@ -323,7 +501,11 @@ function actions(c: Context): Minutes {
       const action = readAction(s.text, s.speaker, a.speakers, c.clock, s.position < 0.15);
       if (!action) return undefined;
       const asked = action.addressed ? reply(a, s) : undefined;
-      const owner = action.owner || asked?.speaker || 'Unassigned';
+      // "You'll draft it" said to no one by name is a task only when someone takes it up: otherwise
+      // it is the generic "you" of speech ("you add two to that").
+      if (action.addressed && !s.question && !(asked && AGREEMENT.test(asked.text.trim()) && !NOT_ACCEPTING.test(asked.text))) return undefined;
+      // The team's tasks name who committed on its behalf.
+      const owner = action.owner === 'Team' ? `Team (${shortName(s.speaker)})` : action.owner || asked?.speaker || 'Unassigned';
       const text = action.due ? `${action.task} — due ${action.due}.` : `${action.task}.`;
       return { lead: c.document ? undefined : owner, text, lines: asked ? [s.line, asked.line] : [s.line] };
     },
@@ -397,11 +579,12 @@ function goals(c: Context): Minutes {
   return { blocks: [paragraph({ text: overviewSentence(c), lines: [] }), ...found.blocks] };
 }
 
-/** The most central statement of a segment. */
+/** The most central statement of a segment that makes a note. */
 function centralSentence(c: Context, part: readonly Sentence[]): Sentence | undefined {
   const local = centroid(part.map((s) => c.a.vectors[s.id]!));
   const value = (s: Sentence) => cosine(c.a.vectors[s.id]!, local) + c.a.centrality[s.id]!;
-  return part.filter((s) => isInformative(s) && !s.question).sort((x, y) => value(y) - value(x))[0];
+  const order = part.filter((s) => isInformative(s) && !s.question).sort((x, y) => value(y) - value(x));
+  return order.slice(0, 10).find((s) => plainItem(c, s)) ?? order[0];
 }
 
 /** Main topics: the meeting's segments in order, each with its label, time range and central point. */
@@ -506,8 +689,9 @@ const QUESTION_WORDS = new Set(
 
 /**
  * A custom question, answered by retrieval: passages (up to three sentences of a turn) ranked by
- * BM25 against the question, named speakers' own words first. A passage that is itself a question
- * is answered by the reply that follows it, which is what the answer quotes.
+ * BM25 against the question, named speakers' own words first. A passage is quoted from its first
+ * statement that addresses the question; one that only asks it is answered by the reply that follows
+ * it, which is what the answer quotes.
  */
 function answerQuestion(c: Context, question: string): Minutes {
   const { a, budget } = c;
@@ -560,8 +744,15 @@ function answerQuestion(c: Context, question: string): Minutes {
   /** The sentences that answer a passage: the passage itself, or for a question the next speaker's reply. */
   const answerOf = (ids: number[]): Sentence[] => {
     const first = a.sentences[ids[0]!]!;
-    const statements = ids.map((id) => a.sentences[id]!).filter((s) => !s.question);
+    const sentences = ids.map((id) => a.sentences[id]!);
+    const addresses = (x: Sentence) => x.terms.some((t) => query.includes(t));
+    // From the first statement about the question on; an aside around it ("That was fun.") is no answer.
+    const from = sentences.findIndex((x) => !x.question && addresses(x));
+    const statements = from < 0 ? [] : sentences.slice(from).filter((x, k) => !x.question && (k === 0 || addresses(x) || isInformative(x)));
     if (statements.length > 0) return statements;
+    if (sentences.some((x) => !x.question && isInformative(x)) && !sentences.some((x) => x.question && addresses(x))) {
+      return sentences.filter((x) => !x.question && isInformative(x));
+    }
     const replyTurn = a.sentences.find((s) => s.turn > first.turn && s.speaker !== first.speaker && isInformative(s));
     if (!replyTurn) return [];
     return a.sentences.filter((s) => s.turn === replyTurn.turn && !s.question).slice(0, 2);

@@ -1,24 +1,39 @@
 import { describe, expect, it } from 'vitest';
-import { wordCount } from './text.js';
+import { cleanTurnText, wordCount } from './text.js';
 import { thirdPerson, writeNote } from './notes.js';
 
 describe('notes, not quotes', () => {
   it.each([
     ["Um, I'll send the the contract to Nick Williams by Friday, you know.", 'Lynne', 'Lynne will send the contract to Nick Williams by Friday.'],
-    ['I think we should go with plastic because it is cheaper.', 'Project Manager', 'Project Manager thinks the group should go with plastic because it is cheaper.'],
+    ['I think we should go with plastic because it is cheaper.', 'Project Manager', 'Project Manager thinks the team should go with plastic because it is cheaper.'],
     ["I'm not sure about the budget.", 'Ann', 'Ann is not sure about the budget.'],
     ["I don't know what my budget is.", 'Bo', "Bo doesn't know what Bo's budget is."],
-    ['So, we decided that the price is 25 euros.', 'Marketing', 'The group decided that the price is 25 euros.'],
-    ['We are going to use a kinetic battery.', 'Industrial Designer', 'The group is going to use a kinetic battery.'],
-    ["Let's go with Lenovo for the laptops.", 'Ann', 'The group will go with Lenovo for the laptops.'],
-    ['Are we allowed to change the colour?', 'Ben', 'Is the group allowed to change the colour?'],
+    ['So, we decided that the price is 25 euros.', 'Marketing', 'The team decided that the price is 25 euros.'],
+    ['We are going to use a kinetic battery.', 'Industrial Designer', 'The team is going to use a kinetic battery.'],
+    ["Let's go with Lenovo for the laptops.", 'Ann', 'The team will go with Lenovo for the laptops.'],
+    ['Are we allowed to change the colour?', 'Ben', 'Is the team allowed to change the colour?'],
+    // A false start ("are we — we're") is dropped, and the contraction agrees with "the team".
+    ["Are we {disfmarker} we're not allowed to dim the lights?", 'Project Manager', 'The team is not allowed to dim the lights?'],
+    ["Uh we'll discuss our own ideas and we're gonna put it into practice.", 'Sarah', "The team will discuss the team's own ideas and the team is going to put it into practice."],
+    ["Yeah, um production cost's at twelve fifty, so", 'Project Manager', "Production cost's at twelve fifty."],
+    ["I'll send the contract.", 'Lynne', 'Lynne will send the contract.'],
+    ["We've got a selling price at twenty five Euros.", 'Project Manager', 'The team has got a selling price at twenty five Euros.'],
   ])('%s → %s', (sentence, speaker, note) => {
-    expect(writeNote(sentence, { speaker })).toBe(note);
+    expect(writeNote(cleanTurnText(sentence), { speaker })).toBe(note);
   });
 
   it('keeps names in their case and leaves documents unattributed', () => {
     expect(writeNote('I met Nick Williams and Sian Gwenllian in Cardiff.')).toBe('I met Nick Williams and Sian Gwenllian in Cardiff.');
     expect(writeNote('I met Nick Williams in Cardiff.', { speaker: 'David Hopkins' })).toBe('David Hopkins met Nick Williams in Cardiff.');
+    // A name with an apposition is the subject, not someone addressed.
+    expect(writeNote('David Hopkins, the director of education, told the committee that exclusions had risen.')).toBe(
+      'David Hopkins, the director of education, told the committee that exclusions had risen.',
+    );
+    expect(writeNote('Ben, can you check the warranty terms?', { speaker: 'Ann' })).toBe('Can you check the warranty terms?');
+    expect(writeNote('Mr. Chair, the priority was getting money out to Canadians as quickly as possible.')).toBe(
+      'The priority was getting money out to Canadians as quickly as possible.',
+    );
+    expect(writeNote("It's a yes-or-no question, Mr. Chair.")).toBe("It's a yes-or-no question.");
   });
 
   it('cuts a long sentence at a clause boundary, within the note length', () => {
@@ -27,8 +42,25 @@ describe('notes, not quotes', () => {
     const note = writeNote(long, { speaker: 'Ann' });
     expect(wordCount(note)).toBeLessThanOrEqual(25);
     expect(wordCount(note)).toBeGreaterThanOrEqual(8);
-    expect(note).toMatch(/^Ann is not sure the group has the figures/);
+    expect(note).toMatch(/^Ann is not sure the team has the figures/);
     expect(note).toMatch(/[a-z]\.$/);
+  });
+
+  it('never cuts inside a hyphenated word', () => {
+    const note = writeNote(
+      "We're here to have a kick-off meeting for the design of a new project, a remote control for the design of a new remote control for the whole market.",
+      { speaker: 'Christa' },
+    );
+    expect(note).toBe('The team is here to have a kick-off meeting for the design of a new project.');
+  });
+
+  it('cleans stutters and marked false starts from a transcript line', () => {
+    expect(cleanTurnText("I mean I've got {disfmarker} we got um {disfmarker} we had three videos , a T_V_ and an amp")).toBe(
+      'we had three videos, a TV and an amp',
+    );
+    expect(cleanTurnText('it should be wire wireless , with a b basic cont control')).toBe('it should be wireless, with a basic control');
+    // Short real words before longer ones stay ("in inside", "the theory" are no stutters).
+    expect(cleanTurnText('put it in inside, as the theory says')).toBe('put it in inside, as the theory says');
   });
 
   it('conjugates for a third-person subject', () => {

@@ -1,9 +1,11 @@
 import { joinTokens, tagSentences, type Pos, type Token } from './nlp.js';
+import { isQuestion } from './text.js';
 
 /**
- * Notes, not quotes: a spoken sentence rewritten as a line of minutes. Hesitations and hedges go,
- * first person becomes the speaker ("I'll send it" → "Lynne will send it", "we" → "the group"), and a
- * long sentence is cut at a clause boundary. Everything works on wink-nlp's tokens and tags.
+ * Notes, not quotes: a spoken sentence rewritten as a line of minutes. Hesitations, hedges and false
+ * starts go, first person becomes the speaker ("I'll send it" → "Lynne will send it", "we" → "the
+ * team"), a long sentence is cut at a clause boundary and a dangling "so" or "and" at its end goes.
+ * Everything works on wink-nlp's tokens and tags.
  */
 
 /** Most words of a note (a sentence longer than this is cut at a clause boundary). */
@@ -36,11 +38,18 @@ const HEDGES: readonly (readonly string[])[] = [
 
 /** Words that open spoken sentences without adding to them ("So, well, okay, the price…"). */
 const OPENERS = new Set(['so', 'well', 'now', 'okay', 'ok', 'right', 'yeah', 'yes', 'yep', 'alright', 'and', 'but', 'then', 'also', 'oh', 'anyway', 'um', 'uh', 'hmm']);
+/** A reason given as a reply opens with "because": the note is the reason itself. */
+const REASON_OPENERS = new Set(['because', "'cause", 'cause']);
 
 /** The third-person verb of a contraction: "I'm" → "is", "we've" → "has". */
 const JOINED_VERB: Record<string, string> = { m: 'is', re: 'is', ll: 'will', ve: 'has', d: 'would', s: 'is' };
 
 const MODALS = new Set(['will', 'would', 'can', 'could', 'should', 'shall', 'must', 'might', 'may']);
+
+/** A contracted verb or particle written onto the word before it: 're, 'll, 've, n't. */
+function isClitic(t: Token): boolean {
+  return /^['’]/.test(t.value) || t.normal === 'not' && /^n['’]t$/i.test(t.value);
+}
 
 function isWord(t: Token): boolean {
   return t.pos !== 'PUNCT' && t.pos !== 'SYM' && t.pos !== 'SPACE';
@@ -75,45 +84,53 @@ function agree(t: Token): string | undefined {
   return undefined;
 }
 
-/** Rewrites the verb of a replaced subject at index `subject` to agree with it (before it in a question: "are we" → "is the group"). */
+/** Rewrites the verb of a replaced subject at index `subject` to agree with it (before it in a question: "are we" → "is the team"). */
 function agreeAfter(tokens: Token[], subject: number): void {
   const before = tokens[subject - 1];
-  if (before && before.pos === 'AUX' && tokens[tokens.length - 1]?.value === '?') {
+  const next = tokens[subject + 1];
+  if (before && before.pos === 'AUX' && !(next && isClitic(next)) && tokens[tokens.length - 1]?.value === '?') {
     const form = agree(before);
     if (form !== undefined) tokens[subject - 1] = { ...before, value: form, normal: form };
     return;
   }
+  // "we all go" → "the team goes"
+  if (['all', 'both'].includes(tokens[subject + 1]?.normal ?? '')) tokens.splice(subject + 1, 1);
   for (let j = subject + 1; j < Math.min(tokens.length, subject + 4); j++) {
     const t = tokens[j]!;
     if (t.pos === 'ADV' || (t.pos === 'PART' && t.normal !== 'to')) continue;
     if (t.pos !== 'VERB' && t.pos !== 'AUX') return;
     let form = agree(t);
-    if (t.value === "'ve") form = 'has';
-    if (t.value === "'d") form = 'would';
+    if (t.value === "'ve" || t.value === '’ve') form = 'has';
+    if (t.value === "'d" || t.value === '’d') form = 'would';
     if (form !== undefined) tokens[j] = { ...t, value: form, normal: form, space: ' ' };
     return;
   }
 }
 
-/** First person → the speaker ("I" → "Lynne", "my" → "Lynne's"), "we" → "the group", with agreeing verbs. */
+/** Who "we" is in minutes. */
+export const TEAM = 'the team';
+
+/** First person → the speaker ("I" → "Lynne", "my" → "Lynne's"), "we" → "the team", with agreeing verbs. */
 export function attribute(tokens: readonly Token[], speaker: string): Token[] {
   const out = [...tokens];
   for (let i = 0; i < out.length; i++) {
     const t = out[i]!;
     const next = out[i + 1];
-    // "let's decide" → "the group will decide"
+    // "let's decide" → "the team will decide"
     if (t.normal === 'let' && next && (next.value === "'s" || next.value === "’s")) {
-      out.splice(i, 2, token('the group', t.space, 'NOUN'), token('will', ' ', 'AUX'));
+      out.splice(i, 2, token(TEAM, t.space, 'NOUN'), token('will', ' ', 'AUX'));
       continue;
     }
     // The tokenizer sometimes keeps a contraction whole ("I'm" at the start of a sentence).
     const joined = /^(i|we|let)['’](m|re|ll|ve|d|s)$/.exec(t.normal);
     if (joined) {
-      const subject = joined[1] === 'i' ? speaker : 'the group';
+      const subject = joined[1] === 'i' ? speaker : TEAM;
       const verb = joined[1] === 'let' ? 'will' : JOINED_VERB[joined[2]!]!;
       out.splice(i, 1, token(subject, t.space, joined[1] === 'i' ? 'PROPN' : 'NOUN'), token(verb, ' ', 'AUX'));
       continue;
     }
+    // A lower-case "i" before anything but a verb is a stutter ("it's i instead"), not the speaker.
+    if (t.normal === 'i' && t.value === 'i' && !['VERB', 'AUX'].includes(next?.pos ?? '')) continue;
     if (t.pos !== 'PRON' && t.normal !== 'i') continue;
     switch (t.normal) {
       case 'i':
@@ -129,18 +146,16 @@ export function attribute(tokens: readonly Token[], speaker: string): Token[] {
         out[i] = { ...t, value: `${speaker}'s`, normal: `${speaker.toLowerCase()}'s`, pos: 'PROPN' };
         break;
       case 'we':
-        out[i] = { ...t, value: 'the group', normal: 'the group', pos: 'NOUN' };
+        out[i] = { ...t, value: TEAM, normal: TEAM, pos: 'NOUN' };
         agreeAfter(out, i);
         break;
       case 'us':
       case 'ourselves':
-        out[i] = { ...t, value: 'the group', normal: 'the group', pos: 'NOUN' };
+        out[i] = { ...t, value: TEAM, normal: TEAM, pos: 'NOUN' };
         break;
       case 'our':
-        out[i] = { ...t, value: 'the', normal: 'the', pos: 'DET' };
-        break;
       case 'ours':
-        out[i] = { ...t, value: "the group's", normal: "the group's", pos: 'NOUN' };
+        out[i] = { ...t, value: `${TEAM}'s`, normal: `${TEAM}'s`, pos: 'NOUN' };
         break;
     }
   }
@@ -153,12 +168,22 @@ function matchesAt(tokens: readonly Token[], i: number, phrase: readonly string[
 
 const DEBRIS_BEFORE_COMMA: ReadonlySet<Pos> = new Set(['DET', 'ADP', 'CCONJ', 'SCONJ', 'PART']);
 
-/** Hesitations (interjections), hedges and repeated words out. */
+/** Spoken contractions written out: "gonna" → "going to". */
+const SPOKEN: Record<string, [string, string]> = { gonna: ['going', 'go'], wanna: ['want', 'want'], gotta: ['have', 'have'] };
+
+/** Hesitations (interjections), hedges, false starts and repeated words out; spoken contractions written out. */
 export function dropFillers(tokens: readonly Token[]): Token[] {
   const out: Token[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
-    if (t.pos === 'INTJ') {
+    const spoken = SPOKEN[t.normal];
+    if (spoken) {
+      out.push({ ...t, value: spoken[0], normal: spoken[0], lemma: spoken[1], pos: 'VERB' }, token('to', ' ', 'PART'));
+      continue;
+    }
+    // An interjection is a hesitation unless it is part of a hyphenated word ("a yes-or-no question").
+    const joined = (tokens[i + 1]?.value === '-' && tokens[i + 1]!.space === '') || (tokens[i - 1]?.value === '-' && t.space === '');
+    if (t.pos === 'INTJ' && !joined) {
       if (tokens[i + 1]?.value === ',') i++;
       continue;
     }
@@ -171,6 +196,8 @@ export function dropFillers(tokens: readonly Token[]): Token[] {
     }
     const prev = out[out.length - 1];
     if (prev && isWord(t) && prev.normal === t.normal) continue; // "the the"
+    // A false start: a question begun and restarted as a statement ("are we — we're not allowed").
+    if (prev?.pos === 'PRON' && out[out.length - 2]?.pos === 'AUX' && isClitic(t) && t.pos === 'AUX') out.splice(out.length - 2, 1);
     // Commas left where a hesitation was cut out: at the start, doubled, or right after "the", "in", "and".
     if (t.value === ',' && (!prev || prev.pos === 'PUNCT' || DEBRIS_BEFORE_COMMA.has(prev.pos))) continue;
     out.push(t);
@@ -182,15 +209,35 @@ export function dropFillers(tokens: readonly Token[]): Token[] {
 /** Titles a speaker addresses someone by ("Mr. Chair, …", "Madam Speaker, …"). */
 const TITLES = new Set(['mr', 'mr.', 'mrs', 'mrs.', 'ms', 'ms.', 'madam', 'chair', 'chairman', 'chairwoman', 'speaker', 'minister', 'president', 'sir']);
 
-/** Length of a vocative at `i` ("Mr. Chair," "Ben,"): a short run of names or titles closed by a comma; 0 if none. */
+/**
+ * Length of a vocative at `i` ("Mr. Chair," "Ben,"): a short run of names or titles closed by a comma
+ * before a clause; 0 if none.
+ */
 function vocativeAt(tokens: readonly Token[], i: number): number {
   let j = i;
-  let named = false;
-  while (j < tokens.length && j < i + 4 && (tokens[j]!.pos === 'PROPN' || TITLES.has(tokens[j]!.normal))) {
-    named = true;
+  let titled = false;
+  while (j < tokens.length && j < i + 4 && (tokens[j]!.pos === 'PROPN' || TITLES.has(tokens[j]!.normal) || tokens[j]!.value === '.')) {
+    titled ||= TITLES.has(tokens[j]!.normal);
     j++;
   }
-  return named && tokens[j]?.value === ',' && j + 1 < tokens.length ? j + 1 - i : 0;
+  if (j === i || tokens[j]?.value !== ',' || j + 1 >= tokens.length) return 0;
+  // "Mr. Chair," and "Ben, can you…" address someone; "David Hopkins, the director…, told…" is the
+  // subject with an apposition.
+  const after = tokens[j + 1]!;
+  return titled || ['PRON', 'AUX', 'VERB', 'ADV', 'INTJ'].includes(after.pos) ? j + 1 - i : 0;
+}
+
+/** A closing vocative (", Mr. Chair." at the end) goes too. */
+function dropClosingVocative(tokens: readonly Token[]): Token[] {
+  const end = tokens[tokens.length - 1]?.pos === 'PUNCT' && tokens[tokens.length - 1]!.value !== ',' ? tokens.length - 1 : tokens.length;
+  let j = end;
+  let titled = false;
+  while (j > 0 && end - j < 4 && (TITLES.has(tokens[j - 1]!.normal) || (tokens[j - 1]!.value === '.' && j < end))) {
+    titled ||= TITLES.has(tokens[j - 1]!.normal);
+    j--;
+  }
+  if (!titled || tokens[j - 1]?.value !== ',' || j - 1 === 0) return [...tokens];
+  return [...tokens.slice(0, j - 1), ...tokens.slice(end)];
 }
 
 /** Discourse openers, vocatives, commas and conjunctions at the start go. */
@@ -200,7 +247,7 @@ function dropOpeners(tokens: readonly Token[]): Token[] {
     const t = tokens[i]!;
     const vocative = vocativeAt(tokens, i);
     if (vocative > 0) i += vocative;
-    else if (t.pos === 'PUNCT' || t.pos === 'INTJ' || t.pos === 'CCONJ' || OPENERS.has(t.normal)) i++;
+    else if (t.pos === 'PUNCT' || t.pos === 'INTJ' || t.pos === 'CCONJ' || OPENERS.has(t.normal) || REASON_OPENERS.has(t.normal)) i++;
     else break;
   }
   return tokens.slice(i);
@@ -212,27 +259,74 @@ export function shortName(speaker: string): string {
   return short || speaker;
 }
 
-const WEAK_END: ReadonlySet<Pos> = new Set(['DET', 'ADP', 'CCONJ', 'SCONJ', 'AUX', 'PART', 'PRON', 'PUNCT', 'ADV']);
+/** Words a note cannot end on: "…at twelve fifty, so", "…the price and", "…with the". */
+const WEAK_END: ReadonlySet<Pos> = new Set(['CCONJ', 'SCONJ', 'PUNCT']);
+/** Articles, which cannot end a note either ("all" or "that" can: "at all", "I know that"). */
+const ARTICLES = new Set(['a', 'an', 'the', 'every', 'each']);
+/** Connectives that dangle at the end of a spoken sentence ("…twelve fifty, so"). */
+const DANGLING = new Set(['so', 'then', 'like', 'anyway', 'too']);
 
-/** Cuts a sentence longer than `max` words at its last clause boundary before the limit (or at the limit). */
-export function shorten(tokens: readonly Token[], max: number): Token[] {
+/** Drops the words a note cannot end on (commas, articles, conjunctions, a trailing ", so"). */
+function trimEnd(tokens: readonly Token[]): Token[] {
+  let end = tokens.length;
+  const final = tokens[end - 1]?.pos === 'PUNCT' && /^[.!?…]$/.test(tokens[end - 1]!.value) ? tokens[--end] : undefined;
+  for (;;) {
+    const last = tokens[end - 1];
+    if (!last || end <= 1) break;
+    // "…for the laptops then": a closing "then" adds nothing either.
+    const dangling = DANGLING.has(last.normal) && (tokens[end - 2]?.value === ',' || last.normal === 'then');
+    // "…of the product, of": a preposition after a comma or a closing "of" has lost its object.
+    const orphan = last.pos === 'ADP' && (tokens[end - 2]?.value === ',' || last.normal === 'of');
+    if (WEAK_END.has(last.pos) || ARTICLES.has(last.normal) || dangling || orphan) end--;
+    else break;
+  }
+  const kept = tokens.slice(0, end);
+  return final ? [...kept, final] : kept;
+}
+
+/** Where a clause may end: before a comma, dash, conjunction or relative pronoun ("…, which"). */
+function clauseBoundary(tokens: readonly Token[], i: number): boolean {
+  const t = tokens[i]!;
+  // A hyphen inside a word ("kick-off") joins; only a spaced one or a dash separates.
+  if (t.pos === 'PUNCT') return /^[,;:—–]$/.test(t.value) || (t.value === '-' && t.space !== '');
+  if (t.pos === 'CCONJ' || t.pos === 'SCONJ') return true;
+  return t.pos === 'PRON' && ['which', 'who', 'where'].includes(t.normal) && tokens[i - 1]?.pos === 'NOUN';
+}
+
+/** Parts of speech a clause cannot stop on before a boundary: "to ensure | that", "in | which". */
+const OPEN_BEFORE: ReadonlySet<Pos> = new Set(['VERB', 'AUX', 'ADP', 'DET', 'PART', 'CCONJ', 'SCONJ', 'PRON']);
+
+/**
+ * Whether the tokens before `cut` read as a finished clause: they do not stop on a verb awaiting its
+ * object or a preposition, and the clause opened last has a verb of its own ("…, then the staff" and
+ * "it was in 2017 that the Institute" have none).
+ */
+function closesClause(tokens: readonly Token[], cut: number): boolean {
+  const last = tokens[cut - 1];
+  if (!last || OPEN_BEFORE.has(last.pos)) return false;
+  // The last clause opened (after a comma, a conjunction or "that", "which"…) needs a verb of its own.
+  let from = cut - 1;
+  while (from > 0 && !(tokens[from - 1]!.value === ',' || tokens[from - 1]!.value === ';' || clauseBoundary(tokens, from - 1) || tokens[from - 1]!.normal === 'that')) from--;
+  if (from === 0) return true;
+  return tokens.slice(from, cut).some((t) => t.pos === 'VERB' || t.pos === 'AUX');
+}
+
+/**
+ * A sentence longer than `max` words cut at the last clause boundary before the limit where a clause
+ * closes, so a note never stops mid-clause; undefined when none leaves a clause of at least 6 words.
+ */
+export function shorten(tokens: readonly Token[], max: number): Token[] | undefined {
   if (wordsIn(tokens) <= max) return [...tokens];
   let words = 0;
-  let limit = tokens.length;
   let cut = -1;
   for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i]!;
-    const boundary = (t.pos === 'PUNCT' && /^[,;:—–-]$/.test(t.value)) || t.pos === 'CCONJ' || t.pos === 'SCONJ';
-    if (boundary && words >= 8) cut = i;
-    if (isWord(t)) words++;
-    if (words > max) {
-      limit = i;
-      break;
-    }
+    if (clauseBoundary(tokens, i) && words >= 6 && closesClause(tokens, i)) cut = i;
+    if (isWord(tokens[i]!)) words++;
+    if (words > max) break;
   }
-  let kept = tokens.slice(0, cut > 0 ? cut : limit);
-  while (kept.length > 1 && WEAK_END.has(kept[kept.length - 1]!.pos)) kept = kept.slice(0, -1);
-  return kept;
+  if (cut < 0) return undefined;
+  const kept = trimEnd(tokens.slice(0, cut));
+  return wordsIn(kept) >= 6 ? kept : undefined;
 }
 
 function finish(text: string, question: boolean): string {
@@ -243,23 +337,48 @@ function finish(text: string, question: boolean): string {
   return out;
 }
 
-/** A note from tagged tokens. */
+/**
+ * A note from tagged tokens; empty when the sentence is too long and has no clause boundary to cut
+ * at (a note never stops mid-clause).
+ */
 export function noteFromTokens(tokens: readonly Token[], options: NoteOptions = {}): string {
-  const question = tokens[tokens.length - 1]?.value === '?';
-  let out = dropOpeners(dropFillers(tokens));
+  const question = isQuestion(
+    tokens.map((t) => t.value),
+    tokens.map((t) => t.pos),
+  );
+  let out = dropClosingVocative(dropOpeners(dropFillers(tokens)));
+  // A statement closed by a tag ("…plastic, you know?") is written with a full stop, a question
+  // whose mark the captions lost with a question mark.
+  const mark = out[out.length - 1];
+  if (mark && /^[.?]$/.test(mark.value) && (mark.value === '?') !== question) out = [...out.slice(0, -1), { ...mark, value: question ? '?' : '.', normal: question ? '?' : '.' }];
   if (options.speaker) out = attribute(out, shortName(options.speaker));
   const whole = wordsIn(out);
-  out = shorten(out, options.maxWords ?? NOTE_WORDS);
+  const short = shorten(out, options.maxWords ?? NOTE_WORDS);
+  if (!short) return '';
+  out = trimEnd(short);
   return finish(joinTokens(out), question && wordsIn(out) === whole);
 }
 
-/** A note from a sentence of text. */
+/**
+ * A note cut after the clause that holds its first entity of the given types: "The team has got a
+ * selling price at twenty five Euros, which …" → "The team has got a selling price at twenty five Euros."
+ */
+export function clauseWithEntity(note: string, types: ReadonlySet<string>): string {
+  const tokens = tagSentences(note).flatMap((s) => s.tokens);
+  const at = tokens.findIndex((t) => t.entity !== undefined && types.has(t.entity));
+  if (at < 0) return note;
+  let end = at;
+  while (end < tokens.length && !(tokens[end]!.entity === undefined && clauseBoundary(tokens, end))) end++;
+  if (end >= tokens.length) return note;
+  return finish(joinTokens(trimEnd(tokens.slice(0, end))), false);
+}
+
+/** A note from a sentence of text ('' when it cannot be cut short: see noteFromTokens). */
 export function writeNote(sentence: string, options: NoteOptions = {}): string {
   const tagged = tagSentences(sentence);
   if (tagged.length === 0) return '';
-  const note = noteFromTokens(
+  return noteFromTokens(
     tagged.flatMap((s) => s.tokens),
     options,
   );
-  return note || sentence;
 }

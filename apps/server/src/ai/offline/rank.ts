@@ -114,15 +114,18 @@ function phraseKey(phrase: string): string {
  * Key phrases of a span of sentences against the rest: noun phrases (from the part-of-speech tags)
  * weighted by frequency in the span and rarity elsewhere, longer phrases favoured, shown in their most
  * frequent written form (names keep their capitals). Phrases made of `exclude` words (the speakers'
- * names) are left out: a topic is what was discussed, not who spoke.
+ * names) are left out: a topic is what was discussed, not who spoke. `weight` counts a phrase by the
+ * sentence it is in: phrases of central sentences label a span, not those of its chit-chat.
  */
 export function keyPhrases(
   span: readonly Sentence[],
   otherSpans: readonly (readonly Sentence[])[],
   limit: number,
   exclude: ReadonlySet<string> = new Set(),
+  weight: (s: Sentence) => number = () => 1,
 ): string[] {
   const surface = new Map<string, Map<string, number>>();
+  const weighted = new Map<string, number>();
   const count = (spanSentences: readonly Sentence[], record: boolean) => {
     const freq = new Map<string, number>();
     for (const s of spanSentences) {
@@ -136,6 +139,7 @@ export function keyPhrases(
           if (!key || STOPWORDS.has(key)) continue;
           freq.set(key, (freq.get(key) ?? 0) + 1);
           if (record) {
+            weighted.set(key, (weighted.get(key) ?? 0) + weight(s));
             const seen = surface.get(key) ?? new Map<string, number>();
             seen.set(form, (seen.get(form) ?? 0) + 1);
             surface.set(key, seen);
@@ -164,7 +168,7 @@ export function keyPhrases(
     const length = key.split(' ').length;
     const df = 1 + elsewhere.filter((f) => (f.get(key) ?? 0) > 0).length;
     const idf = Math.log(1 + docs / df);
-    scored.push({ key, score: n * idf * (length > 1 ? 1.8 : 1) });
+    scored.push({ key, score: weighted.get(key)! * idf * (length > 1 ? 1.8 : 1) });
   }
   scored.sort((a, b) => b.score - a.score);
   const chosen: string[] = [];

@@ -47,14 +47,16 @@ function dropRepeats(text: string): string {
 /** Short words a speaker may legitimately say right before a longer word starting the same way. */
 const REAL_SHORT_WORDS = new Set(['a', 'i', 'an', 'in', 'on', 'at', 'to', 'be', 'we', 'he', 'me', 'so', 'no', 'do', 'go', 'is', 'it', 'as', 'or', 'us', 'up', 'of', 'my', 'by', 'the', 'for', 'not', 'can', 'our', 'out', 'all', 'any', 'are', 'but', 'had', 'has', 'his', 'how', 'its', 'let', 'may', 'now', 'one', 'see', 'too', 'was', 'way', 'who', 'yes', 'yet', 'new', 'old', 'end', 'car', 'man', 'use', 'get', 'put', 'set', 'per', 'pre', 'pro', 'co', 'eu', 'uk']);
 
-/** Drops cut-off word starts ("b buttons", "ch chucking") that captions keep from stutters. */
+/** Drops cut-off word starts ("b buttons", "ch chucking", "wire wireless") that captions keep from stutters. */
 function dropFragments(text: string): string {
   return text
     .replace(/(^|\s)[b-hj-z](?=\s)/g, '$1')
-    .replace(/(?<![\w'’])([A-Za-z]{1,3})\s+(?=([A-Za-z]+))/g, (match, fragment: string, next: string) => {
-    const f = fragment.toLowerCase();
-    return next.length > f.length && next.toLowerCase().startsWith(f) && !REAL_SHORT_WORDS.has(f) ? '' : match;
-  });
+    .replace(/(?<![\w'’])([A-Za-z]{1,5})\s+(?=([A-Za-z]+))/g, (match, fragment: string, next: string) => {
+      const f = fragment.toLowerCase();
+      // Longer starts ("wire wireless", "cont control") need a clearly longer word after them.
+      const longer = f.length <= 3 ? next.length > f.length : next.length >= f.length + 3;
+      return longer && next.toLowerCase().startsWith(f) && !REAL_SHORT_WORDS.has(f) ? '' : match;
+    });
 }
 
 /** Discourse markers that open spoken sentences but add nothing when quoted in a summary. */
@@ -74,10 +76,37 @@ export function stripLeadIn(sentence: string): string {
   return stripped.length >= 3 ? stripped : sentence;
 }
 
-/** Cleans a caption or transcript turn: markers, fillers, repeats, stray punctuation, spacing. */
+/** Subjects that open a restarted clause: "I've got {disfmarker} we had three videos". */
+const RESTART_SUBJECTS = new Set(['i', 'we', 'you', 'they', 'he', 'she', 'it', "i've", "we've", "we're", "i'm", "it's", "they're", "you've", "you're"]);
+/** Most words of a false start dropped before a restart. */
+const FALSE_START_WORDS = 4;
+
+/**
+ * False starts before a marked interruption (AMI and ICSI mark them {disfmarker}): a short clause
+ * broken off and restarted with a new subject loses its broken start ("I've got {disfmarker} we got
+ * {disfmarker} we had three videos" → "we had three videos").
+ */
+function dropFalseStarts(text: string): string {
+  const pieces = text.split(/\s*\{disfmarker\}\s*/);
+  if (pieces.length === 1) return text;
+  const out: string[] = [];
+  for (let i = 0; i < pieces.length; i++) {
+    const piece = pieces[i]!;
+    const next = pieces[i + 1];
+    const nextWord = next?.replace(FILLER_WORDS, ' ').trim().split(/\s+/)[0]?.toLowerCase().replace(/\s+'/, "'");
+    const tail = /(^|[.,;:!?]\s)([^.,;:!?]*)$/.exec(piece);
+    const tailWords = tail ? words(tail[2]!).length : 0;
+    if (next !== undefined && nextWord && RESTART_SUBJECTS.has(nextWord) && tail && tailWords > 0 && tailWords <= FALSE_START_WORDS) {
+      out.push(piece.slice(0, tail.index + tail[1]!.length));
+    } else out.push(piece);
+  }
+  return out.join(' ');
+}
+
+/** Cleans a caption or transcript turn: markers, fillers, false starts, repeats, stray punctuation, spacing. */
 export function cleanTurnText(text: string): string {
   // AMI spells acronyms letter by letter: "T_V_", "L_C_D_".
-  let out = text.replace(MARKERS, ' ').replace(/\b((?:[A-Za-z]_)+)/g, (m: string) => m.replace(/_/g, ''));
+  let out = dropFalseStarts(text).replace(MARKERS, ' ').replace(/\b((?:[A-Za-z]_)+)/g, (m: string) => m.replace(/_/g, ''));
   out = detokenise(out);
   out = out.replace(FILLER_WORDS, ' ');
   out = dropRepeats(dropFragments(out));
@@ -183,6 +212,30 @@ export function nounPhrases(values: readonly string[], pos: readonly Pos[]): str
   return out;
 }
 
+/** Tags that end a statement with a question mark without asking anything: "…plastic, you know?" */
+const TAG_QUESTIONS: readonly (readonly string[])[] = [['you', 'know'], ['right'], ['okay'], ['yeah'], ['eh']];
+
+/** Auxiliaries that open a yes/no question when a pronoun or name follows: "does she…", "can we…". */
+const QUESTION_AUX = new Set(['do', 'does', 'did', 'is', 'are', 'was', 'were', 'can', 'could', 'would', 'will', 'shall', 'should', 'have', 'has']);
+/** Words that open a spoken sentence before its question: "so does she…". */
+const QUESTION_OPENERS = new Set(['so', 'and', 'but', 'well', 'okay', 'ok', 'now', 'then', 'or']);
+
+/**
+ * Whether a sentence (its words and their parts of speech) asks something: it ends with "?" after more
+ * than a tag ("…plastic, you know?"), or captions lost the mark and it opens as a question does
+ * ("does she have transcribers…", an auxiliary before a pronoun or name).
+ */
+export function isQuestion(values: readonly string[], pos?: readonly Pos[]): boolean {
+  if (values[values.length - 1] === '?') {
+    const before = values.slice(0, -1).map((v) => v.toLowerCase());
+    return !TAG_QUESTIONS.some((tag) => tag.every((w, k) => before[before.length - tag.length + k] === w) && before[before.length - tag.length - 1] === ',');
+  }
+  if (!pos) return false;
+  let i = 0;
+  while (i < values.length && (pos[i] === 'PUNCT' || pos[i] === 'INTJ' || QUESTION_OPENERS.has(values[i]!.toLowerCase()))) i++;
+  return QUESTION_AUX.has(values[i]?.toLowerCase() ?? '') && pos[i] === 'AUX' && (pos[i + 1] === 'PRON' || pos[i + 1] === 'PROPN');
+}
+
 /** Cleans every turn and splits it into sentences with their speaker, line, stemmed terms and noun phrases. */
 export function prepareTranscript(transcript: readonly TranscriptTurn[]): PreparedTranscript {
   const turns = transcript
@@ -211,7 +264,7 @@ export function prepareTranscript(transcript: readonly TranscriptTurn[]): Prepar
         terms: contentTerms(text),
         phrases: nounPhrases(tagged.values, tagged.pos),
         position: 0,
-        question: tagged.values[tagged.values.length - 1] === '?',
+        question: isQuestion(tagged.values, tagged.pos),
       });
     }
   });

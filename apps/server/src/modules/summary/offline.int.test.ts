@@ -44,7 +44,7 @@ describe.each([
     // First person attributed, filler and repeated word gone, the due date relative to the meeting.
     expect(visible(action.body.text)).toContain('Ann Lee: Send the purchase order to finance — due Fri, Mar 8, 2024.');
     const decision = await app.rest<Summary>('POST', '/v1/prompts', { token, body: { meetKey: meetingKey, promptKey: 'decision' } });
-    expect(visible(decision.body.text)).toContain('Ann Lee, agreed by Ben Ode: The group will go with Lenovo for the laptops');
+    expect(visible(decision.body.text)).toContain('Ann Lee, agreed by Ben Ode: The team will go with Lenovo for the laptops');
     const stored = await app.deps.db.summary.findUniqueOrThrow({ where: { id: action.body.docId } });
     expect(stored.settings).toMatchObject({ model: OFFLINE_MODEL, variant: 0 });
   });
