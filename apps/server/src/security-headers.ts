@@ -5,11 +5,13 @@ import type { Logger } from 'pino';
 import { firebaseWebConfigSchema } from '@mbox/shared';
 import type { Config } from './config.js';
 
-/** Browser features the app never uses: a page injected into it cannot use them either. */
+/**
+ * Browser features the app never uses: a page injected into it cannot use them either. Only features
+ * Chromium knows: an unknown one ('bluetooth', say) makes it log an error on every page.
+ */
 export const PERMISSIONS_POLICY = [
   'accelerometer=()',
   'autoplay=()',
-  'bluetooth=()',
   'browsing-topics=()',
   'camera=()',
   'display-capture=()',
