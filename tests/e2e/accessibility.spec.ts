@@ -35,7 +35,9 @@ const SIZES = [
 
 /** The page has drawn its content: a heading is visible and no spinner is left. */
 async function settled(page: Page): Promise<void> {
-  await page.locator('h1, h2').first().waitFor({ state: 'visible', timeout: 20_000 });
+  await expect
+    .poll(async () => await page.locator('h1:visible, h2:visible').count(), { timeout: 20_000, message: `no heading on ${page.url()}` })
+    .toBeGreaterThan(0);
   await expect
     .poll(async () => await page.locator('.loading:visible').count(), { timeout: 20_000, message: `a spinner stays on ${page.url()}` })
     .toBe(0);

@@ -75,7 +75,8 @@ export function webAppDirectives(config: Config): Directives {
     'img-src': ["'self'", 'data:', 'https:'],
     'font-src': ["'self'", 'data:'],
     'connect-src': ["'self'", ...firebase.connect],
-    'frame-src': firebase.frame.length ? firebase.frame : ["'none'"],
+    // 'self': the Outbox previews a recap e-mail in a frame of its own page (modules/recap/route.ts).
+    'frame-src': ["'self'", ...firebase.frame],
     'frame-ancestors': ["'none'"],
     'form-action': ["'self'"],
   };

@@ -67,3 +67,8 @@ export const unsubscribeStateSchema = z.object({
   sendSummary: z.boolean(),
 });
 export type UnsubscribeState = z.infer<typeof unsubscribeStateSchema>;
+
+/** The recap e-mail's HTML as a page of its own (the Outbox preview frame), with the e-mail's own styles allowed. */
+export function recapEmailPath(recapId: string): string {
+  return `/v1/recaps/${encodeURIComponent(recapId)}/email.html`;
+}

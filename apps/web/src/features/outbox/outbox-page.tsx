@@ -1,5 +1,5 @@
 import { useSearchParams } from 'react-router';
-import type { Recap } from '@mbox/shared/recap';
+import { recapEmailPath, type Recap } from '@mbox/shared/recap';
 import { trpc } from '../../lib/trpc';
 import { Page } from '../../routes/page';
 
@@ -79,11 +79,12 @@ function RecapPreview({ recapId }: { recapId: string }) {
         <dt className="text-base-content/60">To</dt>
         <dd className="break-all">{data.recipients.join(', ')}</dd>
       </dl>
-      {/* The e-mail as received; sandbox="" runs no script and follows no link inside it. */}
+      {/* The e-mail as received, served with its own style policy (an srcdoc frame would inherit the app's and
+          lose the e-mail's styles); sandbox="" runs no script and follows no link inside it. */}
       <iframe
         title={`E-mail: ${data.subject}`}
         sandbox=""
-        srcDoc={data.html}
+        src={recapEmailPath(data.id)}
         className="h-[70vh] w-full rounded-box border border-base-300 bg-white"
       />
     </div>
