@@ -33,10 +33,10 @@ const SIZES = [
   ['390', VIEWPORTS.phone],
 ] as const;
 
-/** The page has drawn its content: a heading is visible and no spinner is left. */
+/** The page has drawn its content: a main region or heading is visible and no spinner is left. */
 async function settled(page: Page): Promise<void> {
   await expect
-    .poll(async () => await page.locator('h1:visible, h2:visible').count(), { timeout: 20_000, message: `no heading on ${page.url()}` })
+    .poll(async () => await page.locator('main:visible, h1:visible, h2:visible, h3:visible').count(), { timeout: 20_000, message: `nothing drawn on ${page.url()}` })
     .toBeGreaterThan(0);
   await expect
     .poll(async () => await page.locator('.loading:visible').count(), { timeout: 20_000, message: `a spinner stays on ${page.url()}` })
@@ -87,6 +87,39 @@ describe('accessibility: axe-core over every route, signed in and out, at 1280 a
     await seedMeeting(web.app, token, 'a11y-2', [{ speaker: 'Bo Chen', text: 'A short second meeting.' }], Date.now() - 26 * 3_600_000);
     const found = await audit(page, web.app.url, SIGNED_IN_ROUTES, (route) => route.replace('{id}', meetingKey));
     expect(found).toEqual([]);
+    await context.close();
+  });
+
+  it('shows where keyboard focus is on every element Tab reaches: header, More, search, date groups, handles', { timeout: 120_000 }, async () => {
+    const { context, page, token } = await openSignedIn(web.browser, web.app, { email: 'keyboard@example.com' });
+    const { meetingKey } = await seedMeeting(web.app, token, 'keys-1', [
+      { speaker: 'Ana Lima', text: 'Keyboard users see where they are.' },
+      { speaker: 'Bo Chen', text: 'On every control.' },
+    ], Date.now() - 3_600_000);
+    await page.goto(`${web.app.url}/${meetingKey}`);
+    await page.getByText('On every control.').waitFor();
+    await page.locator('body').click({ position: { x: 1, y: 1 } });
+    const seen: { name: string; ring: string }[] = [];
+    for (let i = 0; i < 45; i++) {
+      await page.keyboard.press('Tab');
+      seen.push(
+        await page.evaluate(() => {
+          const el = document.activeElement as HTMLElement;
+          const style = getComputedStyle(el);
+          const name = `${el.tagName.toLowerCase()}${el.getAttribute('role') ? `[${el.getAttribute('role')}]` : ''} ${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 30)}`;
+          const outline = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2;
+          return { name, ring: outline ? 'visible' : `none (outline ${style.outlineStyle} ${style.outlineWidth})` };
+        }),
+      );
+    }
+    // Tab cycles through the page and out of it (to the body) and on again.
+    const reached = seen.filter((s) => !s.name.startsWith('body'));
+    expect(reached.filter((s) => s.ring !== 'visible')).toEqual([]);
+    // The ones that had no ring: all reached, all with it.
+    const names = reached.map((s) => s.name).join('\n');
+    for (const expected of [/^a Last meetings/m, /^summary More/m, /^input /m, /^summary [A-Z][a-z]+day, /m, /^div\[separator\]/m]) {
+      expect(names, names).toMatch(expected);
+    }
     await context.close();
   });
 

@@ -46,7 +46,7 @@ function RecapRow({ recap, outbox, selected, onSelect }: { recap: Recap; outbox:
           {recap.recipients.length > 0 && <span className="break-all"> · to {recap.recipients.join(', ')}</span>}
         </span>
         {note && (
-          <span className={`text-sm break-words ${recap.status === 'skipped' ? 'text-base-content/60' : 'text-error'}`}>{note}</span>
+          <span className={`text-sm break-words ${recap.status === 'skipped' ? 'text-base-content/70' : 'text-error'}`}>{note}</span>
         )}
       </button>
     </li>
@@ -74,9 +74,9 @@ function RecapPreview({ recapId }: { recapId: string }) {
   return (
     <div className="flex flex-col gap-2">
       <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1 text-sm">
-        <dt className="text-base-content/60">Subject</dt>
+        <dt className="text-base-content/70">Subject</dt>
         <dd className="break-words">{data.subject}</dd>
-        <dt className="text-base-content/60">To</dt>
+        <dt className="text-base-content/70">To</dt>
         <dd className="break-all">{data.recipients.join(', ')}</dd>
       </dl>
       {/* The e-mail as received, served with its own style policy (an srcdoc frame would inherit the app's and

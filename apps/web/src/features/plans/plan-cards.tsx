@@ -100,12 +100,12 @@ export function PlanCards({
               </h3>
               <p className="mt-3 flex items-baseline gap-1.5">
                 <span className="text-3xl font-bold tracking-tight">{plan.price}</span>
-                {plan.interval && <span className="text-sm text-base-content/60">per {plan.interval}</span>}
+                {plan.interval && <span className="text-sm text-base-content/70">per {plan.interval}</span>}
               </p>
             </div>
             <ul className="flex-1 space-y-2 text-sm">
               {plan.features.map((feature) => (
-                <li key={feature.title} className={`flex gap-2 ${feature.included ? '' : 'text-base-content/50'}`}>
+                <li key={feature.title} className={`flex gap-2 ${feature.included ? '' : 'text-base-content/70'}`}>
                   {feature.included ? (
                     <CheckIcon className="mt-0.5 h-4 w-4 shrink-0 text-success" />
                   ) : (

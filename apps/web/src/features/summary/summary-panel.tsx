@@ -204,7 +204,7 @@ function SummaryWorkspace({ meetingId, onCitation }: { meetingId: string; onCita
             <span className="loading loading-dots loading-md text-primary" />
           </div>
         ) : !list.data ? (
-          <p className="text-sm text-base-content/60">No summaries to show.</p>
+          <p className="text-sm text-base-content/70">No summaries to show.</p>
         ) : disabled ? (
           <div role="alert" className="alert alert-error alert-soft text-sm">
             <span>{SUMMARY_UNAVAILABLE_MESSAGE}</span>
@@ -313,7 +313,7 @@ function EmptySummary({ label, onGenerate, busy }: { label: string; onGenerate: 
       </div>
       <div>
         <p className="font-medium">No “{label}” yet</p>
-        <p className="text-sm text-base-content/60">Generate it from the meeting’s transcript.</p>
+        <p className="text-sm text-base-content/70">Generate it from the meeting’s transcript.</p>
       </div>
       <button type="button" className="btn btn-primary btn-sm" onClick={onGenerate} disabled={busy}>
         Generate

@@ -62,7 +62,7 @@ function Pricing() {
                 </h3>
                 <p className="mt-3 flex items-baseline gap-1.5">
                   <span className="text-4xl font-bold tracking-tight">{card.price}</span>
-                  {card.interval && <span className="text-sm text-base-content/60">{card.interval}</span>}
+                  {card.interval && <span className="text-sm text-base-content/70">{card.interval}</span>}
                 </p>
               </div>
               <ul className="flex-1 space-y-2 text-sm">

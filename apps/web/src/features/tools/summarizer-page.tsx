@@ -88,7 +88,7 @@ export function SummarizerPage({ kind, base }: { kind: SummarizerKind; base: Too
                 aria-invalid={input.status === 'too-long'}
                 className={`textarea field-sizing-content min-h-32 max-h-[50vh] w-full resize-y text-base leading-relaxed ${input.status === 'too-long' ? 'textarea-error' : ''}`}
               />
-              <p id={ids.count} className="mt-1 flex justify-between gap-3 text-xs text-base-content/60">
+              <p id={ids.count} className="mt-1 flex justify-between gap-3 text-xs text-base-content/70">
                 <span>
                   {textLength > 0 && textLength < SUMMARIZER_MIN_TEXT_CHARS
                     ? `At least ${formatCount(SUMMARIZER_MIN_TEXT_CHARS)} characters`
@@ -132,7 +132,7 @@ export function SummarizerPage({ kind, base }: { kind: SummarizerKind; base: Too
           )}
 
           <div className="flex flex-wrap items-center justify-between gap-3">
-            <p className="text-xs text-base-content/60">
+            <p className="text-xs text-base-content/70">
               {kind === 'summary' && input.status === 'ready' && input.request.mode === 'youtube' ? (
                 <>YouTube link: summarised from the video’s captions.</>
               ) : kind === 'summary' ? (
