@@ -99,6 +99,52 @@ describe('Outbox', () => {
     await context.close();
   });
 
+  it('previews the e-mail styled, with no CSP error, and names an untitled meeting as the app does', async () => {
+    const { context, page, token } = await openSignedIn(browser, app, { email: 'untitled@example.com', path: '/outbox' });
+    const cspErrors: string[] = [];
+    page.on('console', (m) => {
+      if (/Content Security Policy|Refused to/.test(m.text())) cspErrors.push(m.text());
+    });
+    await page.getByRole('heading', { name: 'No recaps yet' }).waitFor();
+    // No title: the meeting reads 'Untitled meet' in the app, and so in its recap.
+    const lines = await app.rest<{ meetingKey: string }>('POST', '/v1/transcript/lines', {
+      token,
+      body: {
+        meeting: { sessionId: 'e2e-untitled', meetCode: 'tuv-wxyz-abc', startedAt },
+        lines: TALK.map(([speaker, text], i) => ({ captionId: `c${i}`, revision: 0, speaker, text, spokenAt: startedAt + i * 60_000, final: true })),
+      },
+    });
+    expect(lines.status).toBe(200);
+    expect((await app.rest('POST', '/v1/transcript/end', { token, body: { sessionId: 'e2e-untitled', finishedAt: startedAt + 25 * 60_000 } })).status).toBe(200);
+    const row = page.getByTestId('recap-row').first();
+    await expect
+      .poll(async () => {
+        await page.reload();
+        await page.getByRole('heading', { name: 'Outbox' }).waitFor();
+        return (await row.count()) ? await row.textContent() : '';
+      }, { timeout: 30_000, interval: 1000 })
+      .toContain('Written to outbox');
+    expect(await row.textContent()).toContain('Recap: Untitled meet (');
+    expect(await row.textContent()).not.toContain('tuv-wxyz-abc');
+
+    const mail = page.frameLocator('iframe[title^="E-mail:"]');
+    const title = mail.getByRole('heading', { name: 'Untitled meet' });
+    await title.waitFor();
+    // The e-mail's own inline styles apply: its 22 px heading, its button-like link.
+    expect(await title.evaluate((el) => getComputedStyle(el).fontSize)).toBe('22px');
+    const open = mail.getByRole('link', { name: 'Open the meeting in Mbox' });
+    expect(await open.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(79, 70, 229)');
+    expect(cspErrors).toEqual([]);
+
+    // The e-mail page is the owner's only.
+    const recapId = new URL(page.url()).searchParams.get('recap') ?? (await page.locator('iframe[title^="E-mail:"]').getAttribute('src'))!.split('/')[3]!;
+    const other = await openSignedIn(browser, app, { email: 'someone-else@example.com', path: '/outbox' });
+    const foreign = await other.context.request.get(`${app.url}/v1/recaps/${recapId}/email.html`);
+    expect(foreign.status()).toBe(404);
+    await other.context.close();
+    await context.close();
+  });
+
   it('the unsubscribe page turns recap e-mails off without signing in', async () => {
     const login = await app.rest<{ token: string }>('POST', '/v1/auth/login', { body: { email: 'unsub-page@example.com' } });
     const token = login.body.token;

@@ -73,6 +73,19 @@ describe('security headers in Chromium (issue 13, item 6)', () => {
     await context.close();
   });
 
+  it('logs no Permissions-Policy error: the header names only features Chromium knows', { timeout: 60_000 }, async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const messages: string[] = [];
+    page.on('console', (m) => messages.push(m.text()));
+    for (const path of ['/login', '/public']) {
+      await page.goto(`${app.url}${path}`);
+      await page.getByRole('heading').first().waitFor();
+    }
+    expect(messages.filter((m) => m.includes('Permissions-Policy'))).toEqual([]);
+    await context.close();
+  });
+
   it('cannot be framed by another page', { timeout: 60_000 }, async () => {
     const context = await browser.newContext();
     const page = await context.newPage();

@@ -243,6 +243,23 @@ describe('summarizer tools: landings, pages, validation, results and limits', ()
     await page.close();
   });
 
+  it('on a phone, the text box starts small, and the summary is scrolled into view when it comes', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    await page.goto(`${app.url}/public/summarization`);
+    const text = page.getByPlaceholder('Enter your text here...');
+    expect((await text.boundingBox())!.height).toBeLessThanOrEqual(160);
+    // A long paste grows the box to half the screen: the summary lands below the fold.
+    await text.fill(Array.from({ length: 8 }, () => NOTES).join('\n\n'));
+    expect((await text.boundingBox())!.height).toBeLessThanOrEqual(844 / 2 + 1);
+    await summarizeButton(page).click();
+    await summaryOf(page);
+    const heading = page.getByRole('heading', { name: 'Summary', exact: true });
+    await expect.poll(async () => (await heading.boundingBox())?.y ?? -1, { timeout: 10_000 }).toBeGreaterThanOrEqual(0);
+    await expect.poll(async () => (await heading.boundingBox())?.y ?? 9_999, { timeout: 10_000 }).toBeLessThan(844 / 2);
+    await context.close();
+  });
+
   it('summarises a text too long for a streaming URL through the POST call', async () => {
     const page = await publicPage('/public/summarization');
     const long = Array.from({ length: 40 }, (_, i) => `Part ${i + 1}. ${NOTES}`).join('\n');

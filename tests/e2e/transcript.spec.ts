@@ -48,6 +48,15 @@ async function seedFinished(
 }
 
 const message = (page: Page, index: number) => page.getByTestId('transcript-message').nth(index);
+
+/**
+ * A line's actions. Where the transcript is too narrow for a floating toolbar they show under the line
+ * the reader selects, so the line is clicked first, as a reader does.
+ */
+async function lineActions(page: Page, index: number) {
+  await message(page, index).getByTestId('message-text').click();
+  return message(page, index).getByRole('toolbar', { name: 'Message actions' });
+}
 const marksOf = (page: Page, index: number) => message(page, index).getAttribute('data-marks');
 const texts = (page: Page) =>
   page.getByTestId('transcript-message').evaluateAll((nodes) => nodes.map((n) => n.querySelector('[data-testid="message-text"]')?.textContent ?? ''));
@@ -74,21 +83,21 @@ describe('transcript of the meeting screen (issue 9: items 8 to 11)', () => {
     // Hold the save: the mark must show before the server answers.
     const held: Route[] = [];
     await page.route('**/trpc/message.mark**', (route) => void held.push(route));
-    await message(page, 0).getByRole('button', { name: 'Mark important' }).click();
+    await (await lineActions(page, 0)).getByRole('button', { name: 'Mark important' }).click();
     await expect.poll(() => marksOf(page, 0)).toBe('important');
     await expect.poll(() => held.length).toBe(1);
     await held[0]!.continue();
     await page.unroute('**/trpc/message.mark**');
     await expect.poll(async () => (await app.deps.db.message.findFirstOrThrow({ where: { captionId: 'c0', meetingId: meetingKey } })).marks).toEqual(['important']);
 
-    await message(page, 1).getByRole('button', { name: 'Flag' }).click();
+    await (await lineActions(page, 1)).getByRole('button', { name: 'Flag' }).click();
     await expect.poll(() => marksOf(page, 1)).toBe('flagged');
-    await message(page, 0).getByRole('button', { name: 'Unmark important' }).click();
+    await (await lineActions(page, 0)).getByRole('button', { name: 'Unmark important' }).click();
     await expect.poll(() => marksOf(page, 0)).toBe('');
-    await message(page, 0).getByRole('button', { name: 'Mark important' }).click();
+    await (await lineActions(page, 0)).getByRole('button', { name: 'Mark important' }).click();
 
     // Comment: add, edit, remove.
-    await message(page, 2).getByRole('button', { name: 'Add comment' }).click();
+    await (await lineActions(page, 2)).getByRole('button', { name: 'Add comment' }).click();
     await message(page, 2).getByRole('textbox', { name: 'Comment' }).fill('Check the migration plan');
     await message(page, 2).getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => message(page, 2).getByTestId('message-comment').textContent()).toContain('Check the migration plan');
@@ -145,7 +154,7 @@ describe('transcript of the meeting screen (issue 9: items 8 to 11)', () => {
     const token = await app.signIn('basic@example.com');
     const { meetingKey } = await seedMeeting(app, token, 'basic', LINES);
     const basic = await openSignedIn(browser, app, { email: 'basic@example.com', path: `/${meetingKey}` });
-    await message(basic.page, 0).getByRole('button', { name: 'Optimize' }).click();
+    await (await lineActions(basic.page, 0)).getByRole('button', { name: 'Optimize' }).click();
     const card = basic.page.getByRole('dialog', { name: 'Premium feature' }).getByTestId('upgrade-card');
     await card.waitFor();
     expect(await card.textContent()).toContain('Premium Feature');
@@ -158,7 +167,7 @@ describe('transcript of the meeting screen (issue 9: items 8 to 11)', () => {
     await makePremium(app, 'premium@example.com');
     const seeded = await seedMeeting(app, premiumToken, 'premium', LINES);
     const { page, context } = await openSignedIn(browser, app, { email: 'premium@example.com', path: `/${seeded.meetingKey}` });
-    await message(page, 0).getByRole('button', { name: 'Optimize' }).click();
+    await (await lineActions(page, 0)).getByRole('button', { name: 'Optimize' }).click();
     const text = message(page, 0).getByTestId('message-text');
     await expect.poll(() => text.getAttribute('data-version'), { timeout: 20_000 }).toBe('optimized');
     const stored = await app.deps.db.message.findFirstOrThrow({ where: { meetingId: seeded.meetingKey, captionId: 'c0' } });

@@ -23,6 +23,7 @@ import { RequestLogController, lazyChildLogger } from './http/logger.js';
 import { registerRequestGuards } from './http/request-guards.js';
 import { registerWorkers } from './jobs/workers.js';
 import { registerAccountExportRoute } from './modules/account/route.js';
+import { registerRecapEmailRoute } from './modules/recap/route.js';
 import { registerStripeWebhook } from './modules/billing/webhook.js';
 import { registerExportRoute } from './modules/export/route.js';
 import { registerOneClickUnsubscribe } from './modules/recap/one-click.js';
@@ -201,6 +202,7 @@ export async function buildApp(deps: AppDeps, options: { webDist?: string | null
   await registerOneClickUnsubscribe(app, deps);
   registerExportRoute(app, deps);
   registerAccountExportRoute(app, deps);
+  registerRecapEmailRoute(app, deps);
   // Browsable page at /docs; its assets ship inside @fastify/swagger-ui (works offline). Static mode
   // only hands the UI our document (also served at /docs/json), it does not describe Fastify's routes.
   await app.register(fastifySwagger, {

@@ -33,3 +33,17 @@ describe('TRUST_PROXY', () => {
     expect(() => trustProxy('proxy.internal')).toThrow(/'proxy\.internal' is not/);
   });
 });
+
+describe('SUPPORT_URL and FEEDBACK_URL', () => {
+  it('are unset by default and take https:, http: and mailto: addresses', () => {
+    const defaults = loadConfig({});
+    expect([defaults.SUPPORT_URL, defaults.FEEDBACK_URL]).toEqual([undefined, undefined]);
+    const config = loadConfig({ SUPPORT_URL: 'mailto:help@example.org', FEEDBACK_URL: 'https://forms.example.org/mbox' });
+    expect([config.SUPPORT_URL, config.FEEDBACK_URL]).toEqual(['mailto:help@example.org', 'https://forms.example.org/mbox']);
+  });
+
+  it('refuse anything a person could not be sent to, naming the setting', () => {
+    expect(() => loadConfig({ SUPPORT_URL: 'javascript:alert(1)' })).toThrow(/SUPPORT_URL must be an http\(s\): or mailto: URL/);
+    expect(() => loadConfig({ FEEDBACK_URL: 'forms.example.org' })).toThrow(/FEEDBACK_URL must be an http\(s\): or mailto: URL/);
+  });
+});

@@ -79,6 +79,16 @@ const trustProxy = z.preprocess(emptyAsUndefined, z.string().optional()).transfo
   return entries;
 });
 
+/** An https:, http: or mailto: address a person is sent to; optional. */
+function externalLink(name: string) {
+  return optionalString.pipe(
+    z
+      .string()
+      .refine((v) => /^(https?|mailto):/i.test(v) && URL.canParse(v), `${name} must be an http(s): or mailto: URL`)
+      .optional(),
+  );
+}
+
 /** Every environment variable the server reads, validated once at start-up. */
 export const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -169,12 +179,11 @@ export const configSchema = z.object({
   STRIPE_PRICE_PRO: optionalString,
   STRIPE_PRICE_SUMMARIZER: optionalString,
   /** Page (https: or mailto:) the Enterprise Plan card opens; without it the card is not shown. */
-  ENTERPRISE_CONTACT_URL: optionalString.pipe(
-    z
-      .string()
-      .refine((v) => /^(https?|mailto):/i.test(v) && URL.canParse(v), 'ENTERPRISE_CONTACT_URL must be an http(s): or mailto: URL')
-      .optional(),
-  ),
+  ENTERPRISE_CONTACT_URL: externalLink('ENTERPRISE_CONTACT_URL'),
+  /** The More menu's Support link (opens in a new tab); without it the item is not shown. */
+  SUPPORT_URL: externalLink('SUPPORT_URL'),
+  /** The More menu's Anonymous feedback link (opens in a new tab); without it the item is not shown. */
+  FEEDBACK_URL: externalLink('FEEDBACK_URL'),
 
   /**
    * Hosts the link summarizer may fetch although they are private or local, or on a port other than

@@ -272,6 +272,23 @@ function accountExportOperation(): OperationObject {
   };
 }
 
+/** `GET /recaps/{recapId}/email.html`: a Fastify route (modules/recap/route.ts), the e-mail as a page. */
+function recapEmailOperation(): OperationObject {
+  return {
+    operationId: 'recap-email',
+    summary: "A recap e-mail's HTML as a page, with the e-mail's own style policy (the Outbox preview frame)",
+    description:
+      "Served with a Content-Security-Policy of its own: the e-mail's inline styles and https images, no script (`sandbox`), " +
+      'framed only by this server. 404 for another account\'s recap and for a recap not written yet. See docs/recaps.md.',
+    tags: ['recaps'],
+    security: [{ [BEARER_SCHEME]: [] }],
+    parameters: [{ in: 'path', name: 'recapId', required: true, schema: { type: 'string', minLength: 1, maxLength: 100 } }],
+    responses: {
+      200: { description: 'The e-mail', content: { 'text/html': { schema: { type: 'string' } } } },
+    },
+  };
+}
+
 /**
  * The OpenAPI document of the REST facade (`/v1/openapi.json`, `/docs`): trpc-to-openapi's document
  * from the routers' `.meta({ openapi })`, made true to what the server sends. Every call states its
@@ -300,6 +317,7 @@ export function openApiDocument() {
     ...document.paths,
     '/meeting/{id}/export': { get: exportOperation() },
     '/account/export': { get: accountExportOperation() },
+    '/recaps/{recapId}/email.html': { get: recapEmailOperation() },
   };
 
   const procedures = proceduresByOperation();

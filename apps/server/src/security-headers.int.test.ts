@@ -103,7 +103,7 @@ describe('security headers (issue 13, item 6)', () => {
       await firebase.close();
     }
     const local = directives((await get('/')).headers.get('content-security-policy'));
-    expect(local.get('frame-src')).toEqual(["'none'"]);
+    expect(local.get('frame-src')).toEqual(["'self'"]);
     expect(local.get('connect-src')).toEqual(["'self'"]);
   });
 });

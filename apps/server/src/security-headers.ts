@@ -5,11 +5,13 @@ import type { Logger } from 'pino';
 import { firebaseWebConfigSchema } from '@mbox/shared';
 import type { Config } from './config.js';
 
-/** Browser features the app never uses: a page injected into it cannot use them either. */
+/**
+ * Browser features the app never uses: a page injected into it cannot use them either. Only features
+ * Chromium knows: an unknown one ('bluetooth', say) makes it log an error on every page.
+ */
 export const PERMISSIONS_POLICY = [
   'accelerometer=()',
   'autoplay=()',
-  'bluetooth=()',
   'browsing-topics=()',
   'camera=()',
   'display-capture=()',
@@ -73,7 +75,8 @@ export function webAppDirectives(config: Config): Directives {
     'img-src': ["'self'", 'data:', 'https:'],
     'font-src': ["'self'", 'data:'],
     'connect-src': ["'self'", ...firebase.connect],
-    'frame-src': firebase.frame.length ? firebase.frame : ["'none'"],
+    // 'self': the Outbox previews a recap e-mail in a frame of its own page (modules/recap/route.ts).
+    'frame-src': ["'self'", ...firebase.frame],
     'frame-ancestors': ["'none'"],
     'form-action': ["'self'"],
   };

@@ -43,9 +43,17 @@ export const firebaseWebConfigSchema = z.object({
 });
 export type FirebaseWebConfig = z.infer<typeof firebaseWebConfigSchema>;
 
+/** The deployment's own pages the web app links to (server settings SUPPORT_URL, FEEDBACK_URL); null when not set. */
+export const deploymentLinksSchema = z.object({
+  support: z.string().nullable(),
+  feedback: z.string().nullable(),
+});
+export type DeploymentLinks = z.infer<typeof deploymentLinksSchema>;
+
 export const authConfigSchema = z.object({
   mode: z.enum(AUTH_MODES),
   firebase: firebaseWebConfigSchema.nullable(),
+  links: deploymentLinksSchema,
 });
 export type AuthConfig = z.infer<typeof authConfigSchema>;
 

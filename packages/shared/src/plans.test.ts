@@ -45,6 +45,23 @@ describe('buildPlans', () => {
     ]);
   });
 
+  it('keeps the encryption feature\'s name and says what it is: at rest, on your server', () => {
+    for (const plan of buildPlans()) {
+      const encryption = plan.features.find((f) => f.title === 'End-to-end encryption');
+      expect(encryption?.detail, plan.title).toBe('Your meeting texts encrypted at rest, on your server');
+    }
+    expect(findPlan('pro').features.filter((f) => f.title !== 'End-to-end encryption').every((f) => f.detail === undefined)).toBe(true);
+  });
+
+  it('says why a paid plan cannot be bought here, and nothing for the others', () => {
+    const plans = buildPlans('basic', { unavailable: { pro: 'No payments here', summarizer: 'No payments here' } });
+    expect(plans.map((p) => [p.planId, p.unavailable])).toEqual([
+      ['basic', null],
+      ['pro', 'No payments here'],
+      ['summarizer', 'No payments here'],
+    ]);
+  });
+
   it('flags the given plan', () => {
     const plans = buildPlans('pro');
     expect(plans.find((p) => p.current)?.planId).toBe('pro');

@@ -11,7 +11,12 @@ export const paidPlanIdSchema = z.enum(PAID_PLAN_IDS, {
 });
 export type PaidPlanId = z.infer<typeof paidPlanIdSchema>;
 
-export const planFeatureSchema = z.object({ title: z.string(), included: z.boolean() });
+export const planFeatureSchema = z.object({
+  title: z.string(),
+  included: z.boolean(),
+  /** What the feature is on this product, when its name alone would promise more (encryption). */
+  detail: z.string().optional(),
+});
 export type PlanFeature = z.infer<typeof planFeatureSchema>;
 
 export const planSchema = z.object({
@@ -27,19 +32,29 @@ export const planSchema = z.object({
   actionText: z.string(),
   /** External page the plan's button opens instead of subscribing (Enterprise). */
   contactUrl: z.string().nullable(),
+  /** Why this paid plan cannot be bought on this server (no payments set up, no price); null when it can. */
+  unavailable: z.string().nullable(),
 });
 export type Plan = z.infer<typeof planSchema>;
 export const plansSchema = z.array(planSchema);
 
-const included = (title: string): PlanFeature => ({ title, included: true });
-const excluded = (title: string): PlanFeature => ({ title, included: false });
+/** The product's name for message encryption, kept on the plan cards with what it really is. */
+export const ENCRYPTION_FEATURE = 'End-to-end encryption';
+/** Messages are sealed at rest by the server that stores them (README: not end to end). */
+export const ENCRYPTION_DETAIL = 'Your meeting texts encrypted at rest, on your server';
+
+const details: Record<string, string> = { [ENCRYPTION_FEATURE]: ENCRYPTION_DETAIL };
+const feature = (title: string, included: boolean): PlanFeature =>
+  details[title] ? { title, included, detail: details[title] } : { title, included };
+const included = (title: string): PlanFeature => feature(title, true);
+const excluded = (title: string): PlanFeature => feature(title, false);
 
 /** The premium features every paid plan brings to the meeting assistant (spec §9). */
 export const PREMIUM_DEFAULT_FEATURES: readonly string[] = [
   'Unlimited AI summaries per meeting',
   'Advanced transcription analysis',
   'Priority support',
-  'End-to-end encryption',
+  ENCRYPTION_FEATURE,
 ];
 
 /** The free plan's text on the public pricing page (spec §9). */
@@ -49,7 +64,7 @@ export const PUBLIC_FREE_PLAN_FEATURES: readonly string[] = [
   '1,000 words per summary',
 ];
 
-const PLAN_CARDS: readonly Omit<Plan, 'current'>[] = [
+const PLAN_CARDS: readonly Omit<Plan, 'current' | 'unavailable'>[] = [
   {
     planId: 'basic',
     title: 'Basic Plan',
@@ -63,7 +78,7 @@ const PLAN_CARDS: readonly Omit<Plan, 'current'>[] = [
       excluded('AI transcription improvements'),
       excluded('Advanced summaries'),
       excluded('Advanced AI model'),
-      excluded('End-to-end encryption'),
+      excluded(ENCRYPTION_FEATURE),
       excluded('Priority support'),
     ],
     actionText: 'Free forever',
@@ -113,9 +128,13 @@ export const CURRENT_PLAN_ACTION_TEXT = 'In use';
 /**
  * The plan cards with the given plan flagged current ('In use'); the Basic plan is the fallback.
  * The Enterprise card opens `enterpriseContactUrl` (spec §4: an external contact form) and is left
- * out when the deployment has none: a card whose button leads nowhere sells nothing.
+ * out when the deployment has none: a card whose button leads nowhere sells nothing. `unavailable`
+ * says why a paid plan cannot be bought on this server.
  */
-export function buildPlans(currentPlanId: PlanId = 'basic', options: { enterpriseContactUrl?: string | null } = {}): Plan[] {
+export function buildPlans(
+  currentPlanId: PlanId = 'basic',
+  options: { enterpriseContactUrl?: string | null; unavailable?: Partial<Record<PlanId, string>> } = {},
+): Plan[] {
   const enterpriseContactUrl = options.enterpriseContactUrl ?? null;
   return PLAN_CARDS.filter((card) => card.planId !== 'enterprise' || enterpriseContactUrl).map((card) => ({
     ...card,
@@ -123,6 +142,7 @@ export function buildPlans(currentPlanId: PlanId = 'basic', options: { enterpris
     current: card.planId === currentPlanId,
     actionText: card.planId === currentPlanId ? CURRENT_PLAN_ACTION_TEXT : card.actionText,
     contactUrl: card.planId === 'enterprise' ? enterpriseContactUrl : card.contactUrl,
+    unavailable: options.unavailable?.[card.planId] ?? null,
   }));
 }
 

@@ -111,3 +111,7 @@ export const recipientConsentSchema = z.object({
   expired: z.boolean(),
 });
 export type RecipientConsent = z.infer<typeof recipientConsentSchema>;
+/** The recap e-mail's HTML as a page of its own (the Outbox preview frame), with the e-mail's own styles allowed. */
+export function recapEmailPath(recapId: string): string {
+  return `/v1/recaps/${encodeURIComponent(recapId)}/email.html`;
+}

@@ -79,7 +79,11 @@ describe('Firebase sign-in (Auth emulator)', () => {
   it('hands the web app the Firebase config and the emulator URL', async () => {
     const config = await app.rest('GET', '/v1/auth/config');
     expect(config.status).toBe(200);
-    expect(config.body).toEqual({ mode: 'firebase', firebase: { ...webConfig(emulator.projectId), emulatorUrl: emulator.url } });
+    expect(config.body).toEqual({
+      mode: 'firebase',
+      firebase: { ...webConfig(emulator.projectId), emulatorUrl: emulator.url },
+      links: { support: null, feedback: null },
+    });
   });
 
   it('accepts an emulator ID token, creating the account on first use and finding it after', async () => {

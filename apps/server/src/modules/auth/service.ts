@@ -66,12 +66,14 @@ export async function findOrCreateUser(
   }
 }
 
+/** What the web app reads at start: the sign-in mode and the deployment's links (runtime settings). */
 export function authConfig(deps: AppDeps): AuthConfig {
   const { config } = deps;
-  if (config.AUTH_MODE === 'local') return { mode: 'local', firebase: null };
+  const links = { support: config.SUPPORT_URL ?? null, feedback: config.FEEDBACK_URL ?? null };
+  if (config.AUTH_MODE === 'local') return { mode: 'local', firebase: null, links };
   const web = firebaseWebConfigSchema.parse(JSON.parse(config.FIREBASE_WEB_CONFIG ?? '{}'));
   const emulator = process.env.FIREBASE_AUTH_EMULATOR_HOST;
-  return { mode: 'firebase', firebase: emulator ? { ...web, emulatorUrl: `http://${emulator}` } : web };
+  return { mode: 'firebase', firebase: emulator ? { ...web, emulatorUrl: `http://${emulator}` } : web, links };
 }
 
 /** Where a sign-in comes from: local sign-in is only for this machine. */

@@ -10,7 +10,7 @@ import {
   type HostedPageAnswer,
   type PaidPlanId,
 } from '@mbox/shared';
-import { publicOrigin } from '../../config.js';
+import { publicOrigin, type Config } from '../../config.js';
 import type { AppDeps } from '../../deps.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { planPrices, stripeClient, stripeSdk, type Stripe } from './stripe.js';
@@ -61,17 +61,23 @@ async function customerOf(deps: AppDeps, stripe: Stripe, userId: string): Promis
   return stored.stripeCustomerId ?? customer.id;
 }
 
+/** Why `planId` cannot be bought on this server (shown on its card before anyone clicks), or null. */
+export function purchaseRefusal(config: Config, planId: PaidPlanId): string | null {
+  if (!config.STRIPE_SECRET_KEY) return PAYMENTS_NOT_CONFIGURED;
+  if (!planPrices(config)[planId]) return `The ${findPlan(planId).title} cannot be bought on this server: its price is not configured`;
+  return null;
+}
+
 /**
  * GET /v1/subscription?planID= (spec §7): a Stripe Checkout Session for the plan, whose page the web
  * app opens. Refused with a readable `{ error }` when payments are off, the plan has no price here, or
  * the user already pays for a plan (a second subscription would charge twice).
  */
 export async function subscribe(deps: AppDeps, userId: string, planId: PaidPlanId): Promise<HostedPageAnswer> {
-  const stripe = await stripeClient(deps.config);
-  if (!stripe) return { error: PAYMENTS_NOT_CONFIGURED };
-  const plan = findPlan(planId);
-  const price = planPrices(deps.config)[planId];
-  if (!price) return { error: `The ${plan.title} cannot be bought on this server: its price is not configured` };
+  const refusal = purchaseRefusal(deps.config, planId);
+  if (refusal) return { error: refusal };
+  const stripe = (await stripeClient(deps.config))!;
+  const price = planPrices(deps.config)[planId]!;
 
   const current = await payingSubscription(deps.db, userId);
   if (current) {

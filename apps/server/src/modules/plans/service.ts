@@ -1,5 +1,6 @@
-import { PREMIUM_SUBSCRIPTION_STATUSES, buildPlans, isPremiumActive, paidPlanIdSchema, type Plan, type PlanId } from '@mbox/shared';
+import { PAID_PLAN_IDS, PREMIUM_SUBSCRIPTION_STATUSES, buildPlans, isPremiumActive, paidPlanIdSchema, type Plan, type PlanId } from '@mbox/shared';
 import type { AppDeps } from '../../deps.js';
+import { purchaseRefusal } from '../billing/service.js';
 
 /**
  * The plan in use: with premium active, the plan of the newest paying subscription; premium without
@@ -23,5 +24,10 @@ export async function listPlans(
   deps: AppDeps,
   user: { id: string; isPremium: boolean; premiumUntil: Date | null },
 ): Promise<Plan[]> {
-  return buildPlans(await currentPlanId(deps, user), { enterpriseContactUrl: deps.config.ENTERPRISE_CONTACT_URL });
+  const unavailable: Partial<Record<PlanId, string>> = {};
+  for (const planId of PAID_PLAN_IDS) {
+    const refusal = purchaseRefusal(deps.config, planId);
+    if (refusal) unavailable[planId] = refusal;
+  }
+  return buildPlans(await currentPlanId(deps, user), { enterpriseContactUrl: deps.config.ENTERPRISE_CONTACT_URL, unavailable });
 }

@@ -11,6 +11,7 @@ import {
   isValidTimeZone,
   MIN_SUMMARY_MESSAGES,
   MIN_SUMMARY_SPEAKERS,
+  UNTITLED_MEETING,
   uniqueParticipants,
   type SummaryCitation,
 } from '@mbox/shared';
@@ -97,7 +98,7 @@ export function summaryToText(html: string): string {
 }
 
 export function meetingTitle(meeting: Pick<RecapMeeting, 'title' | 'meetCode'>): string {
-  return meeting.title.trim() || `Meeting ${meeting.meetCode}`;
+  return meeting.title.trim() || UNTITLED_MEETING;
 }
 
 function formatDate(date: Date, timeZone: string): string {

@@ -14,7 +14,7 @@ export function AiUsageNote({ className = '' }: { className?: string }) {
   const text = !premium && usage.data ? aiGenerationsLeftText(usage.data) : null;
   if (!text) return null;
   return (
-    <p className={`text-xs text-base-content/60 ${className}`} data-testid="ai-usage-left" aria-live="polite">
+    <p className={`text-xs text-base-content/70 ${className}`} data-testid="ai-usage-left" aria-live="polite">
       {text}
     </p>
   );

@@ -93,7 +93,7 @@ function EmptyChat({ onPick }: { onPick: (question: string) => void }) {
     <div className="flex h-full flex-col items-center justify-center gap-4 px-2 py-6 text-center">
       <div>
         <p className="font-medium">Ask about this meeting</p>
-        <p className="text-sm text-base-content/60">Answers come from the transcript so far, with the lines they rely on.</p>
+        <p className="text-sm text-base-content/70">Answers come from the transcript so far, with the lines they rely on.</p>
       </div>
       <ul className="flex flex-wrap justify-center gap-2" aria-label="Suggested questions">
         {SUGGESTED_QUESTIONS.map((q) => (

@@ -39,7 +39,7 @@ function Release({ entry }: { entry: ChangelogEntry }) {
       <div className="card-body gap-4 p-4 sm:p-6">
         <header className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
           <h2 className="text-xl font-semibold">Version {entry.version}</h2>
-          <time className="text-sm text-base-content/60" dateTime={entry.date}>
+          <time className="text-sm text-base-content/70" dateTime={entry.date}>
             {releaseDate(entry.date)}
           </time>
         </header>

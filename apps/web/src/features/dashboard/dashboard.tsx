@@ -19,7 +19,7 @@ export function Dashboard() {
   }
   // A failure is toasted by the query cache; the panel stays calm rather than claiming zero meetings.
   if (stats.isError) {
-    return <p className="p-6 text-center text-base-content/60">Statistics are not available right now.</p>;
+    return <p className="p-6 text-center text-base-content/70">Statistics are not available right now.</p>;
   }
   if (stats.data.total === 0) return <MeetingsEmptyState />;
   return <DashboardFigures stats={stats.data} />;
@@ -95,7 +95,7 @@ function LatestMeetingTalkTime() {
   return (
     <section className="min-w-0 rounded-box border border-base-300 bg-base-100 p-4">
       <h3 className="font-semibold">Talk time</h3>
-      <p className="mb-3 truncate text-sm text-base-content/60" title={latest?.title}>
+      <p className="mb-3 truncate text-sm text-base-content/70" title={latest?.title}>
         {latest ? latest.title : 'Latest meeting'}
       </p>
       {latest ? <TalkTimeChart meetingId={latest.key} /> : <span className="loading loading-dots loading-md text-primary" />}

@@ -19,14 +19,14 @@ export function TalkTimeChart({ meetingId }: { meetingId: string }) {
   }
   const speakers = talkTime.data?.speakers ?? [];
   if (talkTime.isError || speakers.length === 0 || talkTime.data.totalMs === 0) {
-    return <p className="py-4 text-sm text-base-content/60">No talk time recorded yet</p>;
+    return <p className="py-4 text-sm text-base-content/70">No talk time recorded yet</p>;
   }
   return (
     <div data-testid="talk-time-chart">
       <ChartFrame height={Math.max(90, speakers.length * ROW_PX + 40)}>
         <TalkTimeBars speakers={speakers} />
       </ChartFrame>
-      <p className="mt-1 text-xs text-base-content/60">Total talk time {formatTalkTime(talkTime.data.totalMs)}</p>
+      <p className="mt-1 text-xs text-base-content/70">Total talk time {formatTalkTime(talkTime.data.totalMs)}</p>
     </div>
   );
 }

@@ -84,7 +84,7 @@ export function ExportMenu({ meet }: { meet: Meeting }) {
           <li key={format}>
             <button type="button" data-export-format={format} disabled={pending !== null} onClick={() => choose(format)}>
               <span className="flex-1">{EXPORT_FORMAT_LABELS[format]}</span>
-              <span className="text-xs uppercase text-base-content/50">.{format}</span>
+              <span className="text-xs uppercase text-base-content/70">.{format}</span>
             </button>
           </li>
         ))}

@@ -6,7 +6,8 @@ export function AppLayout() {
   return (
     <div className="flex h-full flex-col bg-base-200">
       <Header />
-      <main className="min-h-0 flex-1 overflow-auto">
+      {/* Focusable: a page with nothing to tab to (the changelog) still scrolls from the keyboard. */}
+      <main className="min-h-0 flex-1 overflow-auto" tabIndex={0}>
         <Outlet />
       </main>
     </div>

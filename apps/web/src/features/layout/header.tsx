@@ -1,6 +1,6 @@
 import { useRef } from 'react';
 import { NavLink, useMatches, useNavigate } from 'react-router';
-import { FEEDBACK_URL, SUPPORT_URL } from '../../lib/links';
+import { useDeploymentLinks } from '../../lib/links';
 import { useSession } from '../../lib/session';
 import { HeaderSearch } from '../search/header-search';
 import { Logo } from './logo';
@@ -18,15 +18,9 @@ const MAIN_MENU: MenuItem[] = [
   { label: 'AI Tools', to: '/tools', badge: 'New' },
 ];
 
+/** An external page of the deployment, in a new tab; left out when the server does not set one. */
 function ExternalItem({ label, href }: { label: string; href: string | null }) {
-  if (!href) {
-    // A self-hosted instance may not configure these; say so instead of linking somewhere made up.
-    return (
-      <li className="menu-disabled">
-        <span title="Not configured on this server">{label}</span>
-      </li>
-    );
-  }
+  if (!href) return null;
   return (
     <li>
       <a href={href} target="_blank" rel="noopener noreferrer">
@@ -38,16 +32,17 @@ function ExternalItem({ label, href }: { label: string; href: string | null }) {
 
 /** Spec §2 'More' entries, shared by the desktop dropdown and the phone menu. */
 function MoreItems() {
+  const links = useDeploymentLinks();
   return (
     <>
       <li>
         <NavLink to="/settings">Settings</NavLink>
       </li>
-      <ExternalItem label="Support" href={SUPPORT_URL} />
+      <ExternalItem label="Support" href={links.support} />
       <li>
         <NavLink to="/changelog">ChangeLog</NavLink>
       </li>
-      <ExternalItem label="Anonymous feedback" href={FEEDBACK_URL} />
+      <ExternalItem label="Anonymous feedback" href={links.feedback} />
     </>
   );
 }

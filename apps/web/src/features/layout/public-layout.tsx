@@ -69,7 +69,7 @@ export function PublicLayout() {
       <main className="flex-1">
         <Outlet />
       </main>
-      <footer className="border-t border-base-300 py-6 text-center text-sm text-base-content/60">
+      <footer className="border-t border-base-300 py-6 text-center text-sm text-base-content/70">
         <span>Mbox — smart your meetings</span>
         <span className="mx-2">·</span>
         <a href="/privacy.html" className="link link-hover">

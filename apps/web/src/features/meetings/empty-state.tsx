@@ -11,7 +11,7 @@ export function MeetingsEmptyState() {
     <div className="flex flex-col items-center gap-3 p-6 text-center" data-testid="meetings-empty">
       <h3 className="text-lg font-semibold">No meetings (yet)</h3>
       <p className="text-base-content/80">You don&apos;t have any meetings to show yet</p>
-      <p className="text-sm text-base-content/60">Please start any Google Meet meeting for displaying it here</p>
+      <p className="text-sm text-base-content/70">Please start any Google Meet meeting for displaying it here</p>
       <a className="btn btn-primary btn-sm" href={NEW_MEET_URL} target="_blank" rel="noopener noreferrer">
         New Google Meet
       </a>

@@ -71,7 +71,7 @@ export function MeetingList({ status, groups, selectedId, onDelete, deletingId }
         >
           <summary className="collapse-title font-semibold">
             {group.label}{' '}
-            <span className="font-normal whitespace-nowrap text-base-content/60">{meetingCountLabel(group.meetings.length)}</span>
+            <span className="font-normal whitespace-nowrap text-base-content/70">{meetingCountLabel(group.meetings.length)}</span>
           </summary>
           <div className="collapse-content">
             <ul className="flex flex-col gap-2">
@@ -125,7 +125,7 @@ function MeetingItem({
         <div className="truncate font-medium" title={meeting.title}>
           {meeting.title}
         </div>
-        <div className="mt-1 flex flex-wrap gap-x-2 text-xs text-base-content/60">
+        <div className="mt-1 flex flex-wrap gap-x-2 text-xs text-base-content/70">
           <time dateTime={new Date(meeting.date).toISOString()}>{formatMessageTime(meeting.date)}</time>
           {duration && <span>{duration}</span>}
         </div>

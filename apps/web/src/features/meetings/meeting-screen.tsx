@@ -1,6 +1,7 @@
-import { lazy, Suspense, useState, useSyncExternalStore, type KeyboardEvent, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { Group, Panel, Separator, useDefaultLayout } from 'react-resizable-panels';
 import { Link, useNavigate } from 'react-router';
+import { useMediaQuery } from '../../lib/media-query';
 import { trpc } from '../../lib/trpc';
 import { Dashboard } from '../dashboard/dashboard';
 import { TalkTimeChart } from '../dashboard/talk-time-chart';
@@ -34,22 +35,8 @@ const RESIZE_KEYS = new Set(['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown'])
 /** Tailwind's `md` breakpoint: below it one panel is shown at a time. */
 const SPLIT_MEDIA_QUERY = '(min-width: 768px)';
 
-// Environments without matchMedia (jsdom) get the desktop split.
-const canMatchMedia = () => typeof window !== 'undefined' && typeof window.matchMedia === 'function';
-
-function subscribeMedia(onChange: () => void): () => void {
-  if (!canMatchMedia()) return () => {};
-  const query = window.matchMedia(SPLIT_MEDIA_QUERY);
-  query.addEventListener('change', onChange);
-  return () => query.removeEventListener('change', onChange);
-}
-
 function useSplitLayout(): boolean {
-  return useSyncExternalStore(
-    subscribeMedia,
-    () => !canMatchMedia() || window.matchMedia(SPLIT_MEDIA_QUERY).matches,
-    () => true,
-  );
+  return useMediaQuery(SPLIT_MEDIA_QUERY, true);
 }
 
 function layoutStorage(): Storage | undefined {

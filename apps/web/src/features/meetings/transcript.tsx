@@ -25,7 +25,7 @@ function TranscriptPlaceholder({ text }: { text: string }) {
   return (
     <div className="flex h-full flex-col items-center justify-center gap-2 p-6 text-center" data-testid="transcript-placeholder">
       <h2 className="text-xl font-semibold">Transcription</h2>
-      <p className="text-base-content/60">{text}</p>
+      <p className="text-base-content/70">{text}</p>
     </div>
   );
 }
@@ -118,7 +118,7 @@ function LiveTranscript({ meetingId }: { meetingId: string }) {
     <span data-testid="transcript-status">
       {isFilterActive(filter) ? `${count(shown.length)} of ${count(messages.length)} lines` : `${count(messages.length)} lines`}
       {state.loadingMore && (
-        <span className="ml-1 inline-flex items-center gap-1 text-base-content/50">
+        <span className="ml-1 inline-flex items-center gap-1 text-base-content/70">
           <span className="loading loading-spinner loading-xs" />
           loading {count(Math.max(state.total - messages.length, 0))} more
         </span>
@@ -140,9 +140,9 @@ function LiveTranscript({ meetingId }: { meetingId: string }) {
         }
       />
       {messages.length === 0 && gaps.length === 0 ? (
-        <p className="p-6 text-center text-base-content/60">{MISSING_TEXT}</p>
+        <p className="p-6 text-center text-base-content/70">{MISSING_TEXT}</p>
       ) : messages.length > 0 && shown.length === 0 ? (
-        <div className="flex flex-1 flex-col items-center justify-center gap-2 p-6 text-center text-base-content/60">
+        <div className="flex flex-1 flex-col items-center justify-center gap-2 p-6 text-center text-base-content/70">
           <p>No lines match the filter.</p>
           <button type="button" className="btn btn-ghost btn-sm" onClick={() => setFilter(EMPTY_MESSAGE_FILTER)}>
             Clear filter

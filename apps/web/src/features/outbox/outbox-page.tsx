@@ -1,5 +1,5 @@
 import { useSearchParams } from 'react-router';
-import type { Recap } from '@mbox/shared/recap';
+import { recapEmailPath, type Recap } from '@mbox/shared/recap';
 import { trpc } from '../../lib/trpc';
 import { Page } from '../../routes/page';
 
@@ -46,7 +46,7 @@ function RecapRow({ recap, outbox, selected, onSelect }: { recap: Recap; outbox:
           {recap.recipients.length > 0 && <span className="break-all"> · to {recap.recipients.join(', ')}</span>}
         </span>
         {note && (
-          <span className={`text-sm break-words ${recap.status === 'skipped' ? 'text-base-content/60' : 'text-error'}`}>{note}</span>
+          <span className={`text-sm break-words ${recap.status === 'skipped' ? 'text-base-content/70' : 'text-error'}`}>{note}</span>
         )}
         {recap.refused && recap.status !== 'skipped' && <span className="text-sm break-words text-warning">{recap.refused}</span>}
       </button>
@@ -80,16 +80,17 @@ function RecapPreview({ recapId }: { recapId: string }) {
         </p>
       )}
       <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1 text-sm">
-        <dt className="text-base-content/60">Subject</dt>
+        <dt className="text-base-content/70">Subject</dt>
         <dd className="break-words">{data.subject}</dd>
-        <dt className="text-base-content/60">To</dt>
+        <dt className="text-base-content/70">To</dt>
         <dd className="break-all">{data.recipients.join(', ')}</dd>
       </dl>
-      {/* The e-mail as received; sandbox="" runs no script and follows no link inside it. */}
+      {/* The e-mail as received, served with its own style policy (an srcdoc frame would inherit the app's and
+          lose the e-mail's styles); sandbox="" runs no script and follows no link inside it. */}
       <iframe
         title={`E-mail: ${data.subject}`}
         sandbox=""
-        srcDoc={data.html}
+        src={recapEmailPath(data.id)}
         className="h-[70vh] w-full rounded-box border border-base-300 bg-white"
       />
     </div>

@@ -19,13 +19,29 @@ describe('payment pages', () => {
       },
       'plans.list': () => [],
     });
-    renderRoutes([{ path: '/', element: <PaymentSucceededPage /> }], { fake });
+    renderRoutes([{ path: '/payment-succeeded', element: <PaymentSucceededPage /> }], { fake, path: '/payment-succeeded?session_id=cs_test_1' });
     expect(screen.getByRole('heading', { name: 'Payment Successful!' })).toBeTruthy();
     expect((await screen.findByTestId('premium-status')).textContent).toContain('Activating your premium features');
     const status = await screen.findByText(`Your premium features are active until ${formatValidUntil(until)}.`, {}, { timeout: 5000 });
     expect(status).toBeTruthy();
     expect(reads).toBe(2);
     expect(screen.getByRole('link', { name: 'Go to Your Account' }).getAttribute('href')).toBe('/settings?tab=account');
+  });
+
+  it('succeeded, reached without a payment by a Basic user: says there is nothing to confirm, waits for nothing', async () => {
+    let reads = 0;
+    const fake = createFakeTrpc({
+      'settings.get': (): UserSettings => {
+        reads += 1;
+        return USER_SETTINGS_DEFAULTS;
+      },
+    });
+    renderRoutes([{ path: '/', element: <PaymentSucceededPage /> }], { fake });
+    expect(await screen.findByRole('heading', { name: 'No payment to confirm' })).toBeTruthy();
+    expect(screen.queryByText(/Activating your premium features/)).toBeNull();
+    expect(screen.getByRole('link', { name: 'Choose a plan' }).getAttribute('href')).toBe('/subscribe');
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect(reads).toBe(1);
   });
 
   it('failed: the text of spec §8 and the way to the account', () => {

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { PAYMENT_FAILED } from '@mbox/shared/ui-messages';
 import { trpc } from '../../lib/trpc';
 import { Page } from '../../routes/page';
@@ -20,18 +20,21 @@ function GoToAccount() {
 }
 
 /**
- * /payment-succeeded: the payment page sends the buyer here before the webhook may have reached the
- * server, so the shared settings query is re-read every 2 s (for 30 s) until premium shows (the header's Premium
- * label follows the same cache), then the page says until when.
+ * /payment-succeeded: the payment page sends the buyer here (with its `session_id`) before the webhook
+ * may have reached the server, so the shared settings query is re-read every 2 s (for 30 s) until premium
+ * shows (the header's Premium label follows the same cache), then the page says until when. Reached
+ * without a payment (no `session_id`) by someone who is not premium, it says so instead of waiting.
  */
 export function PaymentSucceededPage() {
   const utils = trpc.useUtils();
+  const [params] = useSearchParams();
+  const fromCheckout = params.has('session_id');
   const [pollUntil] = useState(() => Date.now() + PREMIUM_POLL_WINDOW_MS);
   const settings = trpc.settings.get.useQuery(undefined, {
     staleTime: 0,
     meta: { silent: true },
     refetchInterval: (query) =>
-      query.state.data?.premiumActive || Date.now() >= pollUntil ? false : PREMIUM_POLL_MS,
+      !fromCheckout || query.state.data?.premiumActive || Date.now() >= pollUntil ? false : PREMIUM_POLL_MS,
   });
   const active = settings.data?.premiumActive === true;
   const waiting = !active && settings.dataUpdatedAt < pollUntil && !settings.isError;
@@ -39,6 +42,25 @@ export function PaymentSucceededPage() {
   useEffect(() => {
     if (active) void utils.plans.list.invalidate();
   }, [active, utils]);
+
+  if (!fromCheckout && settings.data && !active) {
+    return (
+      <Page title="No payment to confirm">
+        <p className="mb-6" data-testid="premium-status">
+          This page confirms a payment made on the payment page, and none was made from this account. Your account is on
+          the free Basic plan.
+        </p>
+        <div className="flex flex-wrap gap-2">
+          <Link to="/subscribe" className="btn btn-primary">
+            Choose a plan
+          </Link>
+          <Link to={ACCOUNT_PATH} className="btn btn-outline">
+            Go to Your Account
+          </Link>
+        </div>
+      </Page>
+    );
+  }
 
   return (
     <Page title="Payment Successful!">

@@ -1,4 +1,4 @@
-import type { PaidPlanId, Plan } from '@mbox/shared/plans';
+import type { PaidPlanId, Plan, PlanFeature } from '@mbox/shared/plans';
 import { PAID_PLAN_IDS } from '@mbox/shared/plans';
 import { CheckIcon } from '../tools/icons';
 
@@ -7,6 +7,17 @@ function CrossIcon({ className = 'h-4 w-4' }: { className?: string }) {
     <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2.5" strokeLinecap="round" className={className} aria-hidden="true">
       <path d="M7 7l10 10M17 7L7 17" />
     </svg>
+  );
+}
+
+/** A feature's name, and under it what the feature is here when the name alone would promise more. */
+export function PlanFeatureText({ feature }: { feature: PlanFeature }) {
+  return (
+    <span>
+      {feature.title}
+      {!feature.included && <span className="sr-only"> (not included)</span>}
+      {feature.detail && <span className="block text-xs text-base-content/70">{feature.detail}</span>}
+    </span>
   );
 }
 
@@ -45,13 +56,14 @@ function PlanAction({
       </button>
     );
   }
-  // Spec §4: while one plan is being subscribed to, every plan button is busy.
+  // Spec §4: while one plan is being subscribed to, every plan button is busy. A plan this server cannot
+  // sell is not clickable at all: the reason is shown above the cards, and no payment tab opens.
   const busy = busyPlanId !== null;
   return (
     <button
       type="button"
       className={`btn ${plan.planId === 'pro' ? 'btn-primary' : 'btn-outline btn-primary'}`}
-      disabled={busy}
+      disabled={busy || plan.unavailable !== null}
       aria-busy={busyPlanId === plan.planId}
       onClick={() => onSubscribe(plan.planId)}
     >
@@ -88,21 +100,18 @@ export function PlanCards({
               </h3>
               <p className="mt-3 flex items-baseline gap-1.5">
                 <span className="text-3xl font-bold tracking-tight">{plan.price}</span>
-                {plan.interval && <span className="text-sm text-base-content/60">per {plan.interval}</span>}
+                {plan.interval && <span className="text-sm text-base-content/70">per {plan.interval}</span>}
               </p>
             </div>
             <ul className="flex-1 space-y-2 text-sm">
               {plan.features.map((feature) => (
-                <li key={feature.title} className={`flex gap-2 ${feature.included ? '' : 'text-base-content/50'}`}>
+                <li key={feature.title} className={`flex gap-2 ${feature.included ? '' : 'text-base-content/70'}`}>
                   {feature.included ? (
                     <CheckIcon className="mt-0.5 h-4 w-4 shrink-0 text-success" />
                   ) : (
                     <CrossIcon className="mt-0.5 h-4 w-4 shrink-0" />
                   )}
-                  <span>
-                    {feature.title}
-                    {!feature.included && <span className="sr-only"> (not included)</span>}
-                  </span>
+                  <PlanFeatureText feature={feature} />
                 </li>
               ))}
             </ul>

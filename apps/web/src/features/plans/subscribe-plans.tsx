@@ -12,8 +12,21 @@ export function SubscribePlans() {
   const checkout = useCheckout();
   if (plans.isPending) return <PageLoader />;
   if (!plans.data) return <p className="text-error">The plans could not be loaded. Reload the page to try again.</p>;
+  // Said before anyone clicks: a plan this server cannot sell (no payments set up, no price) says why.
+  const reasons = [...new Set(plans.data.filter((plan) => !plan.current && plan.unavailable).map((plan) => plan.unavailable))];
   return (
     <div className="flex flex-col gap-4">
+      {reasons.length > 0 && (
+        <div role="note" className="alert alert-info alert-soft" data-testid="plans-unavailable">
+          <span>
+            {reasons.map((reason) => (
+              <span key={reason} className="block">
+                {reason}.
+              </span>
+            ))}
+          </span>
+        </div>
+      )}
       {checkout.error && (
         <div
           role="alert"

@@ -28,7 +28,7 @@ function SnippetText({ parts }: { parts: Snippet }) {
 function ContextLine({ line }: { line: SearchContextLine | null }) {
   if (!line) return null;
   return (
-    <p className="truncate text-sm text-base-content/50" data-testid="search-context">
+    <p className="truncate text-sm text-base-content/70" data-testid="search-context">
       <span className="font-medium">{line.speaker}:</span> {line.text}
     </p>
   );
@@ -66,7 +66,7 @@ function Results({ q }: { q: string }) {
     );
   }
   // The failure itself was shown by the app's one error mapping (a toast).
-  if (search.isError) return <p className="p-6 text-center text-base-content/60">The search could not be run. Try again.</p>;
+  if (search.isError) return <p className="p-6 text-center text-base-content/70">The search could not be run. Try again.</p>;
   const groups = groupByMeeting(search.data.results);
   if (groups.length === 0) {
     return (
@@ -87,7 +87,7 @@ function Results({ q }: { q: string }) {
                   {group.title}
                 </Link>
               </h2>
-              <time className="text-sm text-base-content/60" dateTime={new Date(group.date).toISOString()}>
+              <time className="text-sm text-base-content/70" dateTime={new Date(group.date).toISOString()}>
                 {new Date(group.date).toLocaleString('en-US', { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' })}
               </time>
             </header>
@@ -131,13 +131,13 @@ export function SearchPage() {
           Search
         </button>
       </form>
-      <p className="mb-4 text-sm text-base-content/60" data-testid="search-encrypted-note">
+      <p className="mb-4 text-sm text-base-content/70" data-testid="search-encrypted-note">
         {ENCRYPTED_NOTE}
       </p>
       {q ? (
         <Results q={q} />
       ) : (
-        <p className="p-6 text-center text-base-content/60">Search your transcripts, comments, titles, participants and summaries.</p>
+        <p className="p-6 text-center text-base-content/70">Search your transcripts, comments, titles, participants and summaries.</p>
       )}
     </div>
   );

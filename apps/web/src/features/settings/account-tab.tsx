@@ -3,6 +3,7 @@ import { useSession } from '../../lib/session';
 import { trpc } from '../../lib/trpc';
 import { PageLoader } from '../../routes/guards';
 import { CheckIcon } from '../tools/icons';
+import { PlanFeatureText } from '../plans/plan-cards';
 import { SubscribePlans } from '../plans/subscribe-plans';
 import { useBillingAccount, useCancelSubscription, useManageBilling, type BillingAccount } from '../plans/use-billing';
 import { formatValidUntil } from '../plans/valid-until';
@@ -68,7 +69,7 @@ function PremiumAccount({ premiumUntil }: { premiumUntil: number }) {
               .map((feature) => (
                 <li key={feature.title} className="flex gap-2">
                   <CheckIcon className="mt-0.5 h-4 w-4 shrink-0 text-success" />
-                  <span>{feature.title}</span>
+                  <PlanFeatureText feature={feature} />
                 </li>
               ))}
           </ul>

@@ -148,7 +148,7 @@ function AddWebhookForm() {
                 disabled={create.isPending}
                 onChange={(e) => toggleEvent(event, e.target.checked)}
               />
-              {WEBHOOK_EVENT_LABELS[event]} <code className="text-xs text-base-content/60">{event}</code>
+              {WEBHOOK_EVENT_LABELS[event]} <code className="text-xs text-base-content/70">{event}</code>
             </label>
           ))}
         </div>
@@ -253,10 +253,10 @@ function deliveryBadge(delivery: WebhookDelivery): { label: string; tone: string
 }
 
 function Deliveries({ deliveries }: { deliveries: WebhookDelivery[] }) {
-  if (deliveries.length === 0) return <p className="mt-3 text-xs text-base-content/60">No deliveries yet.</p>;
+  if (deliveries.length === 0) return <p className="mt-3 text-xs text-base-content/70">No deliveries yet.</p>;
   return (
     <div className="mt-3">
-      <h3 className="mb-1 text-xs font-semibold tracking-wide text-base-content/60 uppercase">Recent deliveries</h3>
+      <h3 className="mb-1 text-xs font-semibold tracking-wide text-base-content/70 uppercase">Recent deliveries</h3>
       <ul className="flex flex-col divide-y divide-base-200 text-sm" aria-label="Recent deliveries">
         {deliveries.map((delivery) => {
           const badge = deliveryBadge(delivery);
@@ -264,7 +264,7 @@ function Deliveries({ deliveries }: { deliveries: WebhookDelivery[] }) {
             <li key={delivery.id} className="flex flex-wrap items-center gap-x-3 gap-y-1 py-1.5">
               <span className={`badge badge-sm ${badge.tone}`}>{badge.label}</span>
               <code className="text-xs">{delivery.event}</code>
-              <span className="text-xs text-base-content/60">
+              <span className="text-xs text-base-content/70">
                 {dateTime.format(delivery.createdAt)}
                 {delivery.responseStatus !== null && ` · HTTP ${delivery.responseStatus}`}
                 {` · ${delivery.attempts} ${delivery.attempts === 1 ? 'attempt' : 'attempts'}`}

@@ -121,7 +121,7 @@ function ShareControls({ meetingId, url, onUrl }: { meetingId: string; url: stri
             </p>
           )}
           {status.data?.sharedAt != null && (
-            <p className="text-xs text-base-content/60" data-testid="shared-since">
+            <p className="text-xs text-base-content/70" data-testid="shared-since">
               Shared since {new Date(status.data.sharedAt).toLocaleString('en-US', sinceFormat)}
             </p>
           )}

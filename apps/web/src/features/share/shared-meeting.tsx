@@ -78,7 +78,7 @@ function SharedFrame({ children }: { children: ReactNode }) {
         </div>
       </header>
       <main className="mx-auto flex w-full max-w-4xl flex-1 flex-col gap-4 px-3 py-4 sm:gap-6 sm:px-6 sm:py-8">{children}</main>
-      <footer className="border-t border-base-300 py-5 text-center text-sm text-base-content/60">
+      <footer className="border-t border-base-300 py-5 text-center text-sm text-base-content/70">
         Shared from{' '}
         <a href="/public" className="link link-hover font-medium">
           Mbox
@@ -98,7 +98,7 @@ function SharedMeetingView({ meeting }: { meeting: SharedMeetingData }) {
           <h1 id="shared-title" className="text-2xl font-bold leading-tight break-words">
             {meeting.title}
           </h1>
-          <p className="flex flex-wrap items-center gap-x-2 text-sm text-base-content/60">
+          <p className="flex flex-wrap items-center gap-x-2 text-sm text-base-content/70">
             <time dateTime={new Date(meeting.date).toISOString()}>{new Date(meeting.date).toLocaleString('en-US', dateFormat)}</time>
             {meeting.finishedAt === null ? (
               <span className="font-medium text-error">In progress</span>
@@ -132,7 +132,7 @@ function SharedMeetingView({ meeting }: { meeting: SharedMeetingData }) {
             Transcript
           </h2>
           {meeting.lines.length === 0 ? (
-            <p className="px-2 py-6 text-center text-base-content/60">No transcript lines.</p>
+            <p className="px-2 py-6 text-center text-base-content/70">No transcript lines.</p>
           ) : (
             <ol className="flex flex-col" data-testid="shared-transcript">
               {speakerRuns(meeting.lines).map((run, index) => (
@@ -152,7 +152,7 @@ function SharedSummaryText({ summary }: { summary: SharedSummary }) {
     (numbers: number[], key: string) => {
       const label = citationTimesLabel(numbers, summary.citations, (spokenAt) => formatMessageTime(spokenAt));
       return label && (
-        <sup key={key} className="ml-0.5 text-[0.7rem] text-base-content/60" data-testid="shared-citation">
+        <sup key={key} className="ml-0.5 text-[0.7rem] text-base-content/70" data-testid="shared-citation">
           {label}
         </sup>
       );
@@ -171,7 +171,7 @@ function SpeakerRun({ run }: { run: Run }) {
       <div className="min-w-0 flex-1">
         <div className="flex items-baseline gap-2">
           <span className="truncate text-sm font-semibold">{run.speaker}</span>
-          <time className="shrink-0 text-xs text-base-content/50" dateTime={new Date(first.spokenAt).toISOString()}>
+          <time className="shrink-0 text-xs text-base-content/70" dateTime={new Date(first.spokenAt).toISOString()}>
             {formatMessageTime(first.spokenAt)}
           </time>
         </div>

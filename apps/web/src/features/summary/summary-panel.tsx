@@ -204,7 +204,7 @@ function SummaryWorkspace({ meetingId, onCitation }: { meetingId: string; onCita
             <span className="loading loading-dots loading-md text-primary" />
           </div>
         ) : !list.data ? (
-          <p className="text-sm text-base-content/60">No summaries to show.</p>
+          <p className="text-sm text-base-content/70">No summaries to show.</p>
         ) : disabled ? (
           // That a meeting cannot be summarised yet (docs/product.md, "Errors") is information, not a
           // failure (a live meeting gets there as people speak): a note, announced politely.
@@ -315,7 +315,7 @@ function EmptySummary({ label, onGenerate, busy }: { label: string; onGenerate: 
       </div>
       <div>
         <p className="font-medium">No “{label}” yet</p>
-        <p className="text-sm text-base-content/60">Generate it from the meeting’s transcript.</p>
+        <p className="text-sm text-base-content/70">Generate it from the meeting’s transcript.</p>
       </div>
       <button type="button" className="btn btn-primary btn-sm" onClick={onGenerate} disabled={busy}>
         Generate

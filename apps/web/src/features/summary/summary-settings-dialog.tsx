@@ -81,7 +81,7 @@ export function SummarySettingsDialog({
         <label className="flex cursor-pointer items-center justify-between gap-3 rounded-box border border-base-300 px-3 py-2">
           <span className="flex flex-col">
             <span className="text-sm font-medium">Control summary length</span>
-            <span className="text-xs text-base-content/60">Off: the summary takes the length it needs</span>
+            <span className="text-xs text-base-content/70">Off: the summary takes the length it needs</span>
           </span>
           <input
             type="checkbox"
@@ -118,7 +118,7 @@ export function SummarySettingsDialog({
               onChange={(e) => update({ maxLength: e.target.value })}
               onBlur={settle}
             />
-            <span className={`text-xs ${errors.maxLength ? 'text-error' : 'text-base-content/60'}`}>
+            <span className={`text-xs ${errors.maxLength ? 'text-error' : 'text-base-content/70'}`}>
               {errors.maxLength ?? '0 = no limit'}
             </span>
           </label>

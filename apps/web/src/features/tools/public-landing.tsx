@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
-import { PUBLIC_FREE_PLAN_FEATURES, findPlan } from '@mbox/shared/plans';
+import { PUBLIC_FREE_PLAN_FEATURES, findPlan, type PlanFeature } from '@mbox/shared/plans';
+import { PlanFeatureText } from '../plans/plan-cards';
 import { CheckIcon } from './icons';
 import { ToolCards, ToolsHero } from './tools-landing';
 
@@ -11,7 +12,7 @@ interface PricingCard {
   price: string;
   /** 'per month' under a paid price. */
   interval: string | null;
-  features: readonly string[];
+  features: readonly PlanFeature[];
   highlighted: boolean;
 }
 
@@ -22,12 +23,18 @@ function pricingCards(): PricingCard[] {
       title: plan.title,
       price: plan.price,
       interval: plan.interval ? `per ${plan.interval}` : null,
-      features: plan.features.filter((feature) => feature.included).map((feature) => feature.title),
+      features: plan.features.filter((feature) => feature.included),
       highlighted,
     };
   };
   return [
-    { title: 'Free', price: '$0', interval: null, features: PUBLIC_FREE_PLAN_FEATURES, highlighted: false },
+    {
+      title: 'Free',
+      price: '$0',
+      interval: null,
+      features: PUBLIC_FREE_PLAN_FEATURES.map((title) => ({ title, included: true })),
+      highlighted: false,
+    },
     paid('pro', true),
     paid('summarizer', false),
   ];
@@ -55,14 +62,14 @@ function Pricing() {
                 </h3>
                 <p className="mt-3 flex items-baseline gap-1.5">
                   <span className="text-4xl font-bold tracking-tight">{card.price}</span>
-                  {card.interval && <span className="text-sm text-base-content/60">{card.interval}</span>}
+                  {card.interval && <span className="text-sm text-base-content/70">{card.interval}</span>}
                 </p>
               </div>
               <ul className="flex-1 space-y-2 text-sm">
                 {card.features.map((feature) => (
-                  <li key={feature} className="flex gap-2">
+                  <li key={feature.title} className="flex gap-2">
                     <CheckIcon className="mt-0.5 h-4 w-4 shrink-0 text-success" />
-                    <span>{feature}</span>
+                    <PlanFeatureText feature={feature} />
                   </li>
                 ))}
               </ul>

@@ -6,7 +6,8 @@ import { readSummarizerInput, type SummarizerKind } from './summarizer-input';
 import { TOOLS, type ToolsBase } from './tools-landing';
 import { useSummarizer } from './use-summarizer';
 
-const TEXT_ROWS = 14;
+/** The box starts small and grows with the text (field-sizing), up to about half a screen. */
+const TEXT_ROWS = 5;
 const formatCount = (n: number) => n.toLocaleString('en-US');
 
 /**
@@ -41,6 +42,12 @@ export function SummarizerPage({ kind, base }: { kind: SummarizerKind; base: Too
     event.preventDefault();
     if (input.status === 'ready' && !loading) summarize(input.request);
   };
+
+  // What the click produced sits below the form, often below the fold: bring it into view when it appears.
+  const outcome = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (run.status !== 'idle') outcome.current?.scrollIntoView({ block: 'start', behavior: 'smooth' });
+  }, [run.status]);
 
   const clear = () => {
     setText('');
@@ -79,9 +86,9 @@ export function SummarizerPage({ kind, base }: { kind: SummarizerKind; base: Too
                 placeholder="Enter your text here..."
                 aria-describedby={ids.count}
                 aria-invalid={input.status === 'too-long'}
-                className={`textarea w-full resize-y text-base leading-relaxed ${input.status === 'too-long' ? 'textarea-error' : ''}`}
+                className={`textarea field-sizing-content min-h-32 max-h-[50vh] w-full resize-y text-base leading-relaxed ${input.status === 'too-long' ? 'textarea-error' : ''}`}
               />
-              <p id={ids.count} className="mt-1 flex justify-between gap-3 text-xs text-base-content/60">
+              <p id={ids.count} className="mt-1 flex justify-between gap-3 text-xs text-base-content/70">
                 <span>
                   {textLength > 0 && textLength < SUMMARIZER_MIN_TEXT_CHARS
                     ? `At least ${formatCount(SUMMARIZER_MIN_TEXT_CHARS)} characters`
@@ -95,7 +102,7 @@ export function SummarizerPage({ kind, base }: { kind: SummarizerKind; base: Too
           )}
 
           {showText && showLink && (
-            <div className="divider my-0 text-xs uppercase text-base-content/50">or</div>
+            <div className="divider my-0 text-xs uppercase text-base-content/70">or</div>
           )}
 
           {showLink && (
@@ -125,7 +132,7 @@ export function SummarizerPage({ kind, base }: { kind: SummarizerKind; base: Too
           )}
 
           <div className="flex flex-wrap items-center justify-between gap-3">
-            <p className="text-xs text-base-content/60">
+            <p className="text-xs text-base-content/70">
               {kind === 'summary' && input.status === 'ready' && input.request.mode === 'youtube' ? (
                 <>YouTube link: summarised from the video’s captions.</>
               ) : kind === 'summary' ? (
@@ -159,7 +166,7 @@ export function SummarizerPage({ kind, base }: { kind: SummarizerKind; base: Too
         </div>
       </form>
 
-      <div className="mt-6" aria-live="polite">
+      <div ref={outcome} className="mt-6 scroll-mt-4" aria-live="polite">
         {run.status === 'loading' && <SummarizingCard source={run.source} written={run.written} />}
         {run.status === 'error' && (
           <div role="alert" className="alert alert-error alert-soft">

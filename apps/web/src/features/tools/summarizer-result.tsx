@@ -25,7 +25,7 @@ export function SummarizingCard({ source, written }: { source: SummarySource | n
         <div className="flex items-center gap-2 text-sm font-medium text-primary">
           <span className="loading loading-dots loading-sm" aria-hidden="true" />
           <span>Summarizing...</span>
-          {source?.title && <span className="truncate text-base-content/60">{source.title}</span>}
+          {source?.title && <span className="truncate text-base-content/70">{source.title}</span>}
         </div>
         {written ? (
           <p className="whitespace-pre-wrap text-[15px] leading-relaxed" data-testid="summary-stream">

@@ -3,6 +3,7 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } fr
 import { captureGapText, type MeetingEvent } from '@mbox/shared/capture-events';
 import { formatMessageTime } from '@mbox/shared/format';
 import type { Message } from '@mbox/shared/meeting';
+import { useMediaQuery } from '../../../lib/media-query';
 import { ArrowDownIcon } from './icons';
 import { MessageRow, type MessageRowProps } from './message-row';
 import { transcriptRows } from './transcript-rows';
@@ -28,7 +29,18 @@ export interface TranscriptFocus {
   request: string;
 }
 
-export type RowHandlers = Omit<MessageRowProps, 'message' | 'startsRun' | 'view' | 'editing' | 'optimizing'>;
+export type RowHandlers = Omit<MessageRowProps, 'message' | 'startsRun' | 'view' | 'editing' | 'optimizing' | 'toolbar' | 'onSelect'>;
+
+/**
+ * Below this transcript width a floating toolbar would cover the speaker's name: each line's actions
+ * then show under the line the reader selects (as on touch screens).
+ */
+const FLOATING_TOOLBAR_MIN_WIDTH = 576;
+
+/** Whether lines get a floating toolbar: a fine pointer (a mouse) and a wide enough transcript. */
+function useFloatingToolbar(width: number): boolean {
+  return useMediaQuery('(pointer: fine)', true) && width >= FLOATING_TOOLBAR_MIN_WIDTH;
+}
 
 const NO_GAPS: readonly MeetingEvent[] = [];
 
@@ -78,6 +90,9 @@ export function ChatLog({
   const anchor = useRef<{ key: string; offset: number } | null>(null);
 
   const rows = useMemo(() => transcriptRows(messages, gaps), [messages, gaps]);
+  const [width, setWidth] = useState(UNMEASURED_RECT.width);
+  const floating = useFloatingToolbar(width);
+  const [selectedKey, setSelectedKey] = useState<string | null>(null);
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scroller.current,
@@ -92,7 +107,10 @@ export function ChatLog({
     // Until the scroller has a size, render one screen's worth rather than nothing.
     initialRect: UNMEASURED_RECT,
     observeElementRect: (instance, onRect) =>
-      observeElementRect(instance, (rect) => onRect(rect.height > 0 ? rect : UNMEASURED_RECT)),
+      observeElementRect(instance, (rect) => {
+        if (rect.width > 0) setWidth(rect.width);
+        onRect(rect.height > 0 ? rect : UNMEASURED_RECT);
+      }),
   });
 
   const scrollToEnd = useCallback(() => {
@@ -180,6 +198,8 @@ export function ChatLog({
                     view={views[row.message.key] ?? 'optimized'}
                     editing={editingKey === row.message.key}
                     optimizing={optimizing.has(row.message.key)}
+                    toolbar={floating ? 'floating' : selectedKey === row.message.key || editingKey === row.message.key ? 'shown' : 'none'}
+                    onSelect={setSelectedKey}
                     {...handlers}
                   />
                 )}

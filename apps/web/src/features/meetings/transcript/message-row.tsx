@@ -7,6 +7,13 @@ import { SpeakerAvatar } from './speaker-avatar';
 
 export type TextView = 'optimized' | 'origin';
 
+/**
+ * Where a line's actions are: `floating` in a wide transcript under a mouse (over the line's right end,
+ * on hover or focus); elsewhere (touch screens, a narrow panel, where it would cover the speaker's name)
+ * one toolbar under the line the reader tapped or focused, `shown`, and none on the other lines.
+ */
+export type ToolbarPlacement = 'floating' | 'shown' | 'none';
+
 export interface MessageRowProps {
   message: Message;
   /** First line of a run of one speaker: shows the avatar, name and time. */
@@ -14,6 +21,9 @@ export interface MessageRowProps {
   view: TextView;
   editing: boolean;
   optimizing: boolean;
+  toolbar: ToolbarPlacement;
+  /** The reader tapped, clicked or focused this line. */
+  onSelect(key: string): void;
   onToggleMark(message: Message, mark: Mark): void;
   onView(key: string, view: TextView): void;
   onEdit(key: string | null): void;
@@ -34,12 +44,11 @@ function bubbleTone(marks: readonly Mark[]): string {
 }
 
 /**
- * One transcript line: bubble, marks, optional comment and AI-fixed text, and its actions. The
- * toolbar floats in on hover or keyboard focus where there is a mouse; on touch screens it sits
- * under the line, always reachable.
+ * One transcript line: bubble, marks, optional comment and AI-fixed text, and its actions (placed as
+ * `toolbar` says). A line whose toolbar is not shown can be focused, which selects it.
  */
 export const MessageRow = memo(function MessageRow(props: MessageRowProps) {
-  const { message, startsRun, view, editing, optimizing } = props;
+  const { message, startsRun, view, editing, optimizing, toolbar, onSelect } = props;
   const fixed = message.aiFixed !== null && message.aiFixed !== '';
   const shown = fixed && view === 'optimized' ? message.aiFixed! : message.text;
   const time = formatMessageTime(message.spokenAt);
@@ -51,6 +60,12 @@ export const MessageRow = memo(function MessageRow(props: MessageRowProps) {
       data-speaker={message.user}
       data-key={message.key}
       data-marks={message.marks.join(' ')}
+      data-selected={toolbar === 'shown' || undefined}
+      tabIndex={toolbar === 'none' ? 0 : undefined}
+      onClick={() => onSelect(message.key)}
+      onFocus={(event) => {
+        if (event.target === event.currentTarget) onSelect(message.key);
+      }}
     >
       <div className="w-9 shrink-0">
         {startsRun ? (
@@ -68,7 +83,7 @@ export const MessageRow = memo(function MessageRow(props: MessageRowProps) {
         {startsRun && (
           <div className="mb-0.5 flex items-baseline gap-2">
             <span className="truncate text-sm font-semibold">{message.user}</span>
-            <time className="shrink-0 text-xs text-base-content/50" dateTime={new Date(message.spokenAt).toISOString()} data-testid="message-time">
+            <time className="shrink-0 text-xs text-base-content/70" dateTime={new Date(message.spokenAt).toISOString()} data-testid="message-time">
               {time}
             </time>
           </div>
@@ -109,7 +124,7 @@ export const MessageRow = memo(function MessageRow(props: MessageRowProps) {
             </div>
           )
         )}
-        <Toolbar {...props} fixed={fixed} />
+        {toolbar !== 'none' && <Toolbar {...props} fixed={fixed} />}
       </div>
     </div>
   );
@@ -151,7 +166,11 @@ function Toolbar(props: MessageRowProps & { fixed: boolean }) {
   const { message, fixed, optimizing } = props;
   return (
     <div
-      className="z-10 mt-1 flex w-fit items-center gap-0.5 rounded-lg border border-base-300 bg-base-100 p-0.5 shadow-sm pointer-fine:absolute pointer-fine:right-3 pointer-fine:top-0 pointer-fine:mt-0 pointer-fine:opacity-0 pointer-fine:group-hover:opacity-100 pointer-fine:group-focus-within:opacity-100"
+      className={`z-10 flex w-fit items-center gap-0.5 rounded-lg border border-base-300 bg-base-100 p-0.5 shadow-sm ${
+        props.toolbar === 'floating'
+          ? 'absolute top-0 right-3 opacity-0 group-hover:opacity-100 group-focus-within:opacity-100'
+          : 'mt-1'
+      }`}
       role="toolbar"
       aria-label="Message actions"
     >
@@ -161,7 +180,7 @@ function Toolbar(props: MessageRowProps & { fixed: boolean }) {
           <button
             key={b.mark}
             type="button"
-            className={`btn btn-ghost btn-xs btn-square ${on ? b.tint : 'text-base-content/60'}`}
+            className={`btn btn-ghost btn-xs btn-square ${on ? b.tint : 'text-base-content/70'}`}
             aria-label={on ? b.on : b.off}
             aria-pressed={on}
             title={on ? b.on : b.off}
@@ -173,7 +192,7 @@ function Toolbar(props: MessageRowProps & { fixed: boolean }) {
       })}
       <button
         type="button"
-        className="btn btn-ghost btn-xs btn-square text-base-content/60"
+        className="btn btn-ghost btn-xs btn-square text-base-content/70"
         aria-label={message.comment ? 'Edit comment' : 'Add comment'}
         title={message.comment ? 'Edit comment' : 'Add comment'}
         onClick={() => props.onEdit(message.key)}

@@ -7,14 +7,14 @@ export function initials(name: string): string {
 
 // One color per speaker, stable across renders and meetings, so a voice is recognised at a glance.
 const PALETTE = [
-  'bg-sky-600',
-  'bg-violet-600',
-  'bg-emerald-600',
-  'bg-amber-600',
-  'bg-rose-600',
-  'bg-teal-600',
-  'bg-indigo-600',
-  'bg-fuchsia-600',
+  'bg-sky-700',
+  'bg-violet-700',
+  'bg-emerald-700',
+  'bg-amber-700',
+  'bg-rose-700',
+  'bg-teal-700',
+  'bg-indigo-700',
+  'bg-fuchsia-700',
 ];
 
 export function speakerColor(name: string): string {

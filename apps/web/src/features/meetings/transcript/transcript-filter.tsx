@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { MARKS, type Mark } from '@mbox/shared/meeting';
 import { isFilterActive, type MessageFilter, type SpeakerOption } from '@mbox/shared/message-filter';
 import { CommentIcon, FilterIcon, FlagIcon, StarIcon } from './icons';
@@ -9,6 +9,9 @@ const MARK_LABELS: Record<Mark, { label: string; icon: ReactNode; tint: string }
   flagged: { label: 'Flagged', icon: <FlagIcon filled />, tint: 'text-error' },
   commented: { label: 'Commented', icon: <CommentIcon filled />, tint: 'text-info' },
 };
+
+/** Pixels kept between the filter panel and the screen's edge. */
+const SCREEN_MARGIN = 8;
 
 function toggled<T>(list: readonly T[], item: T): T[] {
   return list.includes(item) ? list.filter((x) => x !== item) : [...list, item];
@@ -28,7 +31,19 @@ export function TranscriptFilter({
 }) {
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
+  const panel = useRef<HTMLDivElement>(null);
   const panelId = useId();
+  // The panel hangs from the button's right edge; where that would cut it off at the screen's left
+  // (the button near the left edge of a phone), it is moved right until it fits.
+  const [shift, setShift] = useState(0);
+  useLayoutEffect(() => {
+    if (!open || !panel.current) {
+      setShift(0);
+      return;
+    }
+    // Measured once per opening, before the shift applies (it is 0 while closed).
+    setShift(Math.max(0, SCREEN_MARGIN - panel.current.getBoundingClientRect().left));
+  }, [open]);
   const chosen = filter.speakers.length + filter.marks.length;
 
   useEffect(() => {
@@ -60,13 +75,15 @@ export function TranscriptFilter({
       {open && (
         <div
           id={panelId}
+          ref={panel}
+          style={shift ? { transform: `translateX(${shift}px)` } : undefined}
           className="absolute right-0 z-30 mt-2 max-h-[70vh] w-72 max-w-[calc(100vw-2rem)] overflow-y-auto rounded-box border border-base-300 bg-base-100 p-3 shadow-xl"
           role="dialog"
           aria-label="Filter messages"
           data-testid="transcript-filter"
         >
           <fieldset>
-            <legend className="mb-1 text-xs font-semibold uppercase tracking-wide text-base-content/50">Speakers</legend>
+            <legend className="mb-1 text-xs font-semibold uppercase tracking-wide text-base-content/70">Speakers</legend>
             {speakers.map((s) => (
               <label key={s.user} className="flex cursor-pointer items-center gap-2 rounded-lg px-1.5 py-1 hover:bg-base-200">
                 <input
@@ -77,13 +94,13 @@ export function TranscriptFilter({
                 />
                 <SpeakerAvatar name={s.user} url={s.avatar} size="sm" />
                 <span className="min-w-0 flex-1 truncate text-sm">{s.user}</span>
-                <span className="text-xs text-base-content/50">{s.count}</span>
+                <span className="text-xs text-base-content/70">{s.count}</span>
               </label>
             ))}
           </fieldset>
           <div className="my-2 h-px bg-base-200" />
           <fieldset>
-            <legend className="mb-1 text-xs font-semibold uppercase tracking-wide text-base-content/50">Marks</legend>
+            <legend className="mb-1 text-xs font-semibold uppercase tracking-wide text-base-content/70">Marks</legend>
             {MARKS.map((mark) => (
               <label key={mark} className="flex cursor-pointer items-center gap-2 rounded-lg px-1.5 py-1 hover:bg-base-200">
                 <input
@@ -94,11 +111,11 @@ export function TranscriptFilter({
                 />
                 <span className={MARK_LABELS[mark].tint}>{MARK_LABELS[mark].icon}</span>
                 <span className="flex-1 text-sm">{MARK_LABELS[mark].label}</span>
-                <span className="text-xs text-base-content/50">{markCounts[mark]}</span>
+                <span className="text-xs text-base-content/70">{markCounts[mark]}</span>
               </label>
             ))}
           </fieldset>
-          <p className="mt-2 text-xs text-base-content/50">Shows lines of any chosen speaker or with any chosen mark.</p>
+          <p className="mt-2 text-xs text-base-content/70">Shows lines of any chosen speaker or with any chosen mark.</p>
           <button
             type="button"
             className="btn btn-ghost btn-sm mt-2 w-full"

@@ -26,7 +26,7 @@ export function TranscriptHeader({
           <h2 className="truncate text-lg font-semibold leading-tight" title={meet.title}>
             {meet.title}
           </h2>
-          <p className="mt-0.5 flex flex-wrap items-center gap-x-2 text-xs text-base-content/60">
+          <p className="mt-0.5 flex flex-wrap items-center gap-x-2 text-xs text-base-content/70">
             <span>{started}</span>
             {meet.finishedAt === null ? (
               <span className="inline-flex items-center gap-1 font-medium text-error">
