@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import {
   dayKey,
   DEFAULT_TIME_ZONE,
@@ -10,7 +10,7 @@ import {
 } from '@mbox/shared';
 import type { AppDeps } from '../../deps.js';
 import type { AuthUser } from '../auth/service.js';
-import { getMeeting } from '../meeting/service.js';
+import { getMeeting, jsonAt, meetingDetailJson, readMeetingInPages, type MeetingInPages } from '../meeting/service.js';
 import { listSummaries } from '../summary/service.js';
 import { exportDocument } from './document.js';
 import { attachmentDisposition } from './filename.js';
@@ -48,9 +48,20 @@ async function loadExport(deps: AppDeps, user: Pick<AuthUser, 'id' | 'timezone'>
   return { detail, summaries, timeZone, day: dayKey(detail.meet.date, timeZone) };
 }
 
-/** The JSON export, checked like the calls' output schemas: the file holds exactly what they answer. */
-function jsonExport(detail: MeetingDetail, summaries: SummaryList): string {
-  return `${JSON.stringify(meetingExportSchema.parse({ meeting: detail, summaries }), null, 2)}\n`;
+/**
+ * The JSON export, `JSON.stringify({ meeting, summaries }, null, 2)` written a page of lines at a time,
+ * each piece checked like the calls' output schemas: the file holds exactly what they answer.
+ */
+async function* jsonExport(meeting: MeetingInPages, summaries: SummaryList): AsyncGenerator<string> {
+  const checkedSummaries = meetingExportSchema.shape.summaries.parse(summaries);
+  yield '{\n  "meeting": ';
+  yield* meetingDetailJson(meeting, 2, 1);
+  yield `,\n  "summaries": ${jsonAt(checkedSummaries, 2, 1)}\n}\n`;
+}
+
+/** A meeting read whole, as one page. */
+async function* onePage(detail: MeetingDetail): AsyncGenerator<MeetingDetail['messages']> {
+  yield detail.messages;
 }
 
 /** A meeting's JSON and Markdown exports, read once (the account's data export holds both). */
@@ -60,14 +71,18 @@ export async function meetingJsonAndMarkdown(
   meetingId: string,
 ): Promise<{ json: string; markdown: string }> {
   const { detail, summaries, timeZone } = await loadExport(deps, user, meetingId);
-  return { json: jsonExport(detail, summaries), markdown: toMarkdown(await exportDocument(detail, summaries, timeZone)) };
+  let json = '';
+  for await (const piece of jsonExport({ meet: detail.meet, pages: onePage(detail) }, summaries)) json += piece;
+  return { json, markdown: toMarkdown(await exportDocument(detail, summaries, timeZone)) };
 }
 
 /**
  * The user's meeting as a file: what the owner sees in the app (an encrypted meeting's lines and
  * summaries opened with the server's key, as the meeting and summary calls answer them; a line that
  * cannot be opened reads as the same placeholder). Another user's meeting, or none: NOT_FOUND.
- * `signal` stops a PDF being written when the client leaves.
+ * `signal` stops a PDF being written when the client leaves. The JSON file streams, a page of lines at
+ * a time; the other formats are written from the meeting read whole (bounded by MAX_LINES_PER_MEETING
+ * and MAX_MEETING_TEXT_BYTES).
  */
 export async function exportMeeting(
   deps: AppDeps,
@@ -76,21 +91,29 @@ export async function exportMeeting(
   format: ExportFormat,
   signal: AbortSignal,
 ): Promise<ExportFile> {
+  const file = (title: string, day: string, body: string | Readable): ExportFile => ({
+    disposition: attachmentDisposition(title, day, format),
+    contentType: EXPORT_CONTENT_TYPES[format],
+    body,
+  });
+  if (format === 'json') {
+    const meeting = await readMeetingInPages(deps, user.id, meetingId);
+    const summaries = await listSummaries(deps, user.id, meetingId);
+    return file(meeting.meet.title, dayKey(meeting.meet.date, exportTimeZone(user)), Readable.from(jsonExport(meeting, summaries)));
+  }
   const { detail, summaries, timeZone, day } = await loadExport(deps, user, meetingId);
-  const disposition = attachmentDisposition(detail.meet.title, day, format);
-  const file = (body: string | Readable): ExportFile => ({ disposition, contentType: EXPORT_CONTENT_TYPES[format], body });
-  if (format === 'json') return file(jsonExport(detail, summaries));
+  const whole = (body: string | Readable) => file(detail.meet.title, day, body);
   const doc = await exportDocument(detail, summaries, timeZone);
   switch (format) {
     case 'md':
-      return file(toMarkdown(doc));
+      return whole(toMarkdown(doc));
     case 'txt':
-      return file(toText(doc));
+      return whole(toText(doc));
     case 'srt':
-      return file(toSrt(doc));
+      return whole(toSrt(doc));
     case 'vtt':
-      return file(toVtt(doc));
+      return whole(toVtt(doc));
     case 'pdf':
-      return file(await toPdf(doc, signal));
+      return whole(await toPdf(doc, signal));
   }
 }
