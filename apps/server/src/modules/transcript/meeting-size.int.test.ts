@@ -13,12 +13,15 @@ const line = (captionId: string, revision: number, text: string) => captionLine(
 const LINES_MESSAGE = 'Meeting too long: at most 5 lines per meeting (MAX_LINES_PER_MEETING); none of these lines was stored';
 const BYTES_MESSAGE = 'Meeting too long: at most 1,024 bytes of text per meeting (MAX_MEETING_TEXT_BYTES); none of these lines was stored';
 
-describe('meeting size bounds', () => {
+describe.each([
+  { database: 'PostgreSQL', embeddedDatabase: false },
+  { database: 'embedded PGlite', embeddedDatabase: true },
+])('meeting size bounds on $database', ({ embeddedDatabase }) => {
   let app: TestApp;
   let token: string;
   let extensionToken: string;
   beforeAll(async () => {
-    app = await startTestApp({ MAX_LINES_PER_MEETING: 5, MAX_MEETING_TEXT_BYTES: 1024 });
+    app = await startTestApp({ MAX_LINES_PER_MEETING: 5, MAX_MEETING_TEXT_BYTES: 1024 }, { embeddedDatabase });
     token = await app.signIn('ana@example.com');
     extensionToken = (await app.rest<{ token: string }>('POST', '/v1/auth/extension-token', { token })).body.token;
   });
