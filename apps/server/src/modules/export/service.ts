@@ -23,7 +23,7 @@ export interface ExportFile {
   /** The Content-Disposition header: an attachment named `<title>-<yyyy-mm-dd>.<ext>`. */
   disposition: string;
   contentType: string;
-  body: string | Readable;
+  body: Readable;
 }
 
 export const EXPORT_CONTENT_TYPES: Record<ExportFormat, string> = {
@@ -40,14 +40,6 @@ export function exportTimeZone(user: Pick<AuthUser, 'timezone'>): string {
   return isValidTimeZone(user.timezone) ? user.timezone : DEFAULT_TIME_ZONE;
 }
 
-/** What every format is written from: the meeting and its summaries as the owner's calls answer them. */
-async function loadExport(deps: AppDeps, user: Pick<AuthUser, 'id' | 'timezone'>, meetingId: string) {
-  const detail = await getMeeting(deps, user.id, meetingId);
-  const summaries = await listSummaries(deps, user.id, meetingId);
-  const timeZone = exportTimeZone(user);
-  return { detail, summaries, timeZone, day: dayKey(detail.meet.date, timeZone) };
-}
-
 /**
  * The JSON export, `JSON.stringify({ meeting, summaries }, null, 2)` written a page of lines at a time,
  * each piece checked like the calls' output schemas: the file holds exactly what they answer.
@@ -59,30 +51,47 @@ async function* jsonExport(meeting: MeetingInPages, summaries: SummaryList): Asy
   yield `,\n  "summaries": ${jsonAt(checkedSummaries, 2, 1)}\n}\n`;
 }
 
-/** A meeting read whole, as one page. */
-async function* onePage(detail: MeetingDetail): AsyncGenerator<MeetingDetail['messages']> {
-  yield detail.messages;
+/** A meeting read whole (as tRPC's meeting.get answers it), as one page. */
+function inOnePage(detail: MeetingDetail): MeetingInPages {
+  return {
+    meet: detail.meet,
+    lineCount: detail.messages.length,
+    speakers: detail.messages.map((m) => m.user),
+    pages: (async function* () {
+      yield detail.messages;
+    })(),
+  };
 }
 
-/** A meeting's JSON and Markdown exports, read once (the account's data export holds both). */
+async function text(pieces: AsyncIterable<string>): Promise<string> {
+  let whole = '';
+  for await (const piece of pieces) whole += piece;
+  return whole;
+}
+
+/**
+ * A meeting's JSON and Markdown exports, read once (the account's data export holds both, one meeting
+ * at a time; a meeting is bounded by MAX_LINES_PER_MEETING and MAX_MEETING_TEXT_BYTES).
+ */
 export async function meetingJsonAndMarkdown(
   deps: AppDeps,
   user: Pick<AuthUser, 'id' | 'timezone'>,
   meetingId: string,
 ): Promise<{ json: string; markdown: string }> {
-  const { detail, summaries, timeZone } = await loadExport(deps, user, meetingId);
-  let json = '';
-  for await (const piece of jsonExport({ meet: detail.meet, pages: onePage(detail) }, summaries)) json += piece;
-  return { json, markdown: toMarkdown(await exportDocument(detail, summaries, timeZone)) };
+  const detail = await getMeeting(deps, user.id, meetingId);
+  const summaries = await listSummaries(deps, user.id, meetingId);
+  return {
+    json: await text(jsonExport(inOnePage(detail), summaries)),
+    markdown: await text(toMarkdown(await exportDocument(inOnePage(detail), summaries, exportTimeZone(user)))),
+  };
 }
 
 /**
  * The user's meeting as a file: what the owner sees in the app (an encrypted meeting's lines and
  * summaries opened with the server's key, as the meeting and summary calls answer them; a line that
  * cannot be opened reads as the same placeholder). Another user's meeting, or none: NOT_FOUND.
- * `signal` stops a PDF being written when the client leaves. The JSON file streams, a page of lines at
- * a time; the other formats are written from the meeting read whole (bounded by MAX_LINES_PER_MEETING
- * and MAX_MEETING_TEXT_BYTES).
+ * Every format streams, written as the meeting's lines are read a page at a time (readMeetingInPages);
+ * `signal` stops a PDF being written when the client leaves.
  */
 export async function exportMeeting(
   deps: AppDeps,
@@ -91,29 +100,26 @@ export async function exportMeeting(
   format: ExportFormat,
   signal: AbortSignal,
 ): Promise<ExportFile> {
-  const file = (title: string, day: string, body: string | Readable): ExportFile => ({
-    disposition: attachmentDisposition(title, day, format),
+  const meeting = await readMeetingInPages(deps, user.id, meetingId);
+  const summaries = await listSummaries(deps, user.id, meetingId);
+  const timeZone = exportTimeZone(user);
+  const file = (body: Readable): ExportFile => ({
+    disposition: attachmentDisposition(meeting.meet.title, dayKey(meeting.meet.date, timeZone), format),
     contentType: EXPORT_CONTENT_TYPES[format],
     body,
   });
-  if (format === 'json') {
-    const meeting = await readMeetingInPages(deps, user.id, meetingId);
-    const summaries = await listSummaries(deps, user.id, meetingId);
-    return file(meeting.meet.title, dayKey(meeting.meet.date, exportTimeZone(user)), Readable.from(jsonExport(meeting, summaries)));
-  }
-  const { detail, summaries, timeZone, day } = await loadExport(deps, user, meetingId);
-  const whole = (body: string | Readable) => file(detail.meet.title, day, body);
-  const doc = await exportDocument(detail, summaries, timeZone);
+  if (format === 'json') return file(Readable.from(jsonExport(meeting, summaries)));
+  const doc = await exportDocument(meeting, summaries, timeZone);
   switch (format) {
     case 'md':
-      return whole(toMarkdown(doc));
+      return file(Readable.from(toMarkdown(doc)));
     case 'txt':
-      return whole(toText(doc));
+      return file(Readable.from(toText(doc)));
     case 'srt':
-      return whole(toSrt(doc));
+      return file(Readable.from(toSrt(doc)));
     case 'vtt':
-      return whole(toVtt(doc));
+      return file(Readable.from(toVtt(doc)));
     case 'pdf':
-      return whole(await toPdf(doc, signal));
+      return file(await toPdf(doc, signal));
   }
 }

@@ -241,6 +241,10 @@ const WHOLE_MEETING_PAGE = 1000;
 /** A meeting whose lines are read a page at a time, as they are consumed. */
 export interface MeetingInPages {
   meet: MeetingDto;
+  /** How many lines it has (as the pages' `total`), known before they are read. */
+  lineCount: number;
+  /** Who spoke, in order of first words; read only for a meeting that stored no participants. */
+  speakers: string[];
   pages: AsyncGenerator<MessageDto[]>;
 }
 
@@ -252,9 +256,15 @@ export interface MeetingInPages {
  * JavaScript cannot hold still marks where the next page starts.
  */
 export async function readMeetingInPages(deps: AppDeps, userId: string, meetingId: string): Promise<MeetingInPages> {
-  const [found] = await hotRows<{ meeting: string }>(
+  const [found] = await hotRows<{ meeting: string; total: number; speakers: string[] }>(
     deps.database.hot,
-    Prisma.sql`SELECT ${MEETING_JSON}::text AS meeting FROM "Meeting" m WHERE m.id = ${meetingId} AND m."userId" = ${userId}`,
+    Prisma.sql`
+    SELECT ${MEETING_JSON}::text AS meeting, ${LINE_COUNT} AS total,
+      CASE WHEN cardinality(m.users) > 0 THEN ARRAY[]::text[] ELSE
+        (SELECT coalesce(array_agg(s."user" ORDER BY s.first), ARRAY[]::text[])
+         FROM (SELECT c."user", min(c."spokenAt") AS first FROM "Message" c WHERE c."meetingId" = m.id GROUP BY c."user") s)
+      END AS speakers
+    FROM "Meeting" m WHERE m.id = ${meetingId} AND m."userId" = ${userId}`,
   );
   if (!found) throw meetingNotFound();
   async function* pages(): AsyncGenerator<MessageDto[]> {
@@ -277,7 +287,7 @@ export async function readMeetingInPages(deps: AppDeps, userId: string, meetingI
       after = { spokenAt: page.lastSpokenAt, id: rows.at(-1)!.id };
     }
   }
-  return { meet: JSON.parse(found.meeting) as MeetingDto, pages: pages() };
+  return { meet: JSON.parse(found.meeting) as MeetingDto, lineCount: found.total, speakers: found.speakers, pages: pages() };
 }
 
 /** JSON.stringify(value, null, space) for a place `depth` levels deep in a document so indented. */

@@ -10,7 +10,8 @@ import { makePremium } from '../../test/fixtures.js';
  */
 
 const startedAt = Date.UTC(2026, 10, 20, 15, 0);
-const LINES = 2345;
+/** Pages of 1,000: lines 1,000 and 1,001 share a second across a page boundary, lines 3,000 and 3,001 do not. */
+const LINES = 3100;
 
 describe('whole-meeting reads, streamed', () => {
   let app: TestApp;
@@ -25,7 +26,7 @@ describe('whole-meeting reads, streamed', () => {
     for (let from = 0; from < LINES; from += 500) {
       const lines = Array.from({ length: Math.min(500, LINES - from) }, (_, k) => {
         const i = from + k;
-        // Three lines a second: ties in spokenAt fall on the page boundaries (lines 1,000 and 1,001 share one).
+        // Three lines a second.
         return { captionId: `c${i}`, revision: 0, speaker: i % 2 ? 'Bo' : 'Ana', text: `Line ${i} "quoted" é`, spokenAt: startedAt + Math.floor(i / 3) * 1000, final: true };
       });
       const posted = await app.rest<{ meetingKey: string }>('POST', '/v1/transcript/lines', { token: extension, body: { meeting, lines } });
@@ -42,7 +43,8 @@ describe('whole-meeting reads, streamed', () => {
   it('GET /v1/meeting/{id} streams exactly what meeting.get answers whole', async () => {
     const whole = await app.trpc(token).meeting.get.query({ id: meetingKey });
     expect(whole.messages).toHaveLength(LINES);
-    expect(whole.messages[0]?.text).toBe('Line 0 "quoted" é');
+    // The first second's three lines, in id order among themselves.
+    expect(whole.messages[0]?.text).toMatch(/^Line [012] "quoted" é$/);
 
     const response = await get(`/v1/meeting/${meetingKey}`);
     expect(response.status).toBe(200);
@@ -63,6 +65,34 @@ describe('whole-meeting reads, streamed', () => {
     const file = JSON.parse(text) as { meeting: MeetingDetail; summaries: unknown };
     expect(file.meeting).toEqual(await app.trpc(token).meeting.get.query({ id: meetingKey }));
     expect(file.summaries).toEqual(await app.trpc(token).summary.list.query({ id: meetingKey }));
+  });
+
+  it('the text and subtitle exports stream every line; a cue ends where the next begins, across pages', async () => {
+    const read = async (format: string) => {
+      const response = await get(`/v1/meeting/${meetingKey}/export?format=${format}`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-length')).toBeNull();
+      return response.text();
+    };
+    const markdown = await read('md');
+    expect(markdown.split('\n').filter((l) => /^\*\*(Ana|Bo)\*\* \(\d\d:\d\d\): Line \d+ "quoted" é$/.test(l))).toHaveLength(LINES);
+    expect(markdown.endsWith('é\n')).toBe(true);
+    expect((await read('txt')).split('\n').filter((l) => /^\[\d\d:\d\d\] (Ana|Bo): Line \d+/.test(l))).toHaveLength(LINES);
+    expect((await read('vtt')).match(/ --> /g)).toHaveLength(LINES);
+
+    const ms = (t: string) => {
+      const [h, m, rest] = t.split(':');
+      return (Number(h) * 60 + Number(m)) * 60_000 + Number(rest!.replace(',', '.')) * 1000;
+    };
+    const srt = [...(await read('srt')).matchAll(/^(\d+)\n(\S+) --> (\S+)\n/gm)].map(([, n, start, end]) => ({ n: Number(n), start: ms(start!), end: ms(end!) }));
+    expect(srt.map((cue) => cue.n)).toEqual(Array.from({ length: LINES }, (_, i) => i + 1));
+    // Lines of a second apart take longer than that to read: a cue ends where the next line starts
+    // (lines spoken in the same second keep their reading time), page boundaries included.
+    srt.slice(0, -1).forEach((cue, i) => {
+      const nextStart = srt[i + 1]!.start;
+      if (nextStart > cue.start) expect(cue.end, `cue ${cue.n}`).toBe(nextStart);
+      else expect(cue.end - cue.start, `cue ${cue.n}`).toBeGreaterThan(1000);
+    });
   });
 
   it('answers a meeting without lines, and 404 for another account’s meeting', async () => {
