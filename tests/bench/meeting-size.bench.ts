@@ -106,7 +106,7 @@ function ask(app: TestApp, token: string, meetingId: string): Promise<string> {
 if (DATABASES.length > 1) {
   // One process per database: memory a first run leaves behind (V8 keeps what it grew) must not count
   // against the second.
-  console.log(`meeting-size: a meeting of ${LINES.toLocaleString('en-US')} lines of up to ${LINE_BYTES} bytes, read whole; node ${process.version}`);
+  console.log(`meeting-size: a meeting of ${LINES.toLocaleString('en-US')} lines of up to ${LINE_BYTES} bytes, each read as a client would; node ${process.version}`);
   for (const database of DATABASES) {
     const run = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url)], {
       stdio: 'inherit',
