@@ -2,7 +2,8 @@ import path from 'node:path';
 import type { BrowserContext, Page, Worker } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../apps/server/src/test/app.js';
-import { launchWithExtension, signInThroughWebApp, webDist, type ExtensionBrowser } from './support/browser.js';
+import { EXTENSION_ID, launchWithExtension, signInThroughWebApp, webDist, type ExtensionBrowser } from './support/browser.js';
+import { flushOutbox, meetTabId, openMeet, popupUrl, type MeetWindow } from './support/popup.js';
 
 /**
  * The extension's popup in Chromium, against the real server and the fake Meet page: signed out, then
@@ -12,22 +13,8 @@ import { launchWithExtension, signInThroughWebApp, webDist, type ExtensionBrowse
  * toolbar popup shows for that tab.
  */
 
-const EXTENSION_ID = 'gdpebbbflogohfolilalmebjdpkopjfp';
 const SCREENSHOTS = process.env.E2E_SCREENSHOTS;
 
-interface FakeMeet {
-  say(speaker: string, text: string, options?: { newBlock?: boolean }): Promise<void>;
-  idle(): Promise<void>;
-  captionsOff(): Promise<void>;
-  captionsOn(): Promise<void>;
-}
-/** The fixture's API on the Meet page (typed here, not on Window: other specs type it their way). */
-interface MeetWindow {
-  __meet: FakeMeet;
-}
-interface WorkerDebug {
-  mboxDebug: { flush(): Promise<unknown> };
-}
 
 describe('the extension popup', () => {
   let app: TestApp;
@@ -49,7 +36,7 @@ describe('the extension popup', () => {
     await app?.close();
   });
 
-  const flush = () => worker.evaluate(() => (globalThis as unknown as WorkerDebug).mboxDebug.flush());
+  const flush = () => flushOutbox(worker);
   const text = (testId: string) => popup.getByTestId(testId).textContent();
   const shot = async (name: string) => {
     if (SCREENSHOTS) await popup.screenshot({ path: path.join(SCREENSHOTS, `popup-${name}.png`), fullPage: true });
@@ -71,15 +58,8 @@ describe('the extension popup', () => {
   });
 
   it('follows a call: meeting, captions on, lines sent', async () => {
-    meet = await context.newPage();
-    await meet.goto('https://meet.google.com/abc-defg-hij');
-    await meet.waitForFunction(() => Boolean((window as unknown as Partial<MeetWindow>).__meet));
-    const tabId = await worker.evaluate(async () => {
-      const { tabs } = (globalThis as unknown as { chrome: { tabs: { query(q: { url: string }): Promise<{ id?: number }[]> } } }).chrome;
-      return (await tabs.query({ url: 'https://meet.google.com/*' }))[0]?.id;
-    });
-    expect(tabId).toBeTypeOf('number');
-    await popup.goto(`chrome-extension://${EXTENSION_ID}/popup.html?tab=${tabId}`);
+    meet = await openMeet(context);
+    await popup.goto(popupUrl(await meetTabId(worker)));
 
     await meet.evaluate(() => (window as unknown as MeetWindow).__meet.say('Alice Example', 'Good morning everyone, shall we start?', { newBlock: true }));
     await meet.evaluate(() => (window as unknown as MeetWindow).__meet.say('Bob Builder', 'Yes, the numbers are in.', { newBlock: true }));

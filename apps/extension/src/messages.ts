@@ -113,12 +113,22 @@ export interface PopupState {
   account: { user: Account['user']; rejected: boolean } | null;
   serverOrigin: string | null;
   /** The meeting captured in the asked-for tab, while its session is in the outbox. */
-  meeting: { sessionId: string; meetCode: string; title: string | null; linesSent: number; pendingLines: number } | null;
+  meeting: {
+    sessionId: string;
+    meetCode: string;
+    title: string | null;
+    linesSent: number;
+    pendingLines: number;
+    /** Why the server takes no more of its lines (its size bound); null while it does. */
+    full: string | null;
+  } | null;
   pendingLines: number;
   pendingEvents: number;
   pendingEnds: number;
   /** Batches the server refused for good, kept until the user retries or discards them. */
   setAsides: { batches: number; lines: number; events: number; ends: number; lastReason: string | null };
+  /** Lines kept unsent because the server takes no more lines of their meeting, and the server's reason. */
+  held: { lines: number; reason: string | null };
   /** The last page that tried the handshake although it is not the server set (this browser session). */
   foreignOrigin: string | null;
   /** When the server last acknowledged a request; null before the first since the worker's data was created. */

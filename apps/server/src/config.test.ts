@@ -47,3 +47,21 @@ describe('SUPPORT_URL and FEEDBACK_URL', () => {
     expect(() => loadConfig({ FEEDBACK_URL: 'forms.example.org' })).toThrow(/FEEDBACK_URL must be an http\(s\): or mailto: URL/);
   });
 });
+
+describe('meeting size bounds', () => {
+  it('default to 50,000 lines and 20 MiB of text', () => {
+    expect(loadConfig({})).toMatchObject({ MAX_LINES_PER_MEETING: 50_000, MAX_MEETING_TEXT_BYTES: 20 * 1024 * 1024 });
+    expect(loadConfig({ MAX_LINES_PER_MEETING: '100', MAX_MEETING_TEXT_BYTES: '4096' })).toMatchObject({
+      MAX_LINES_PER_MEETING: 100,
+      MAX_MEETING_TEXT_BYTES: 4096,
+    });
+  });
+
+  it('refuse values that are no bound, naming the setting', () => {
+    expect(() => loadConfig({ MAX_LINES_PER_MEETING: '0' })).toThrow(/MAX_LINES_PER_MEETING/);
+    expect(() => loadConfig({ MAX_LINES_PER_MEETING: 'lots' })).toThrow(/MAX_LINES_PER_MEETING/);
+    expect(() => loadConfig({ MAX_MEETING_TEXT_BYTES: '100' })).toThrow(/MAX_MEETING_TEXT_BYTES/);
+    // Counted in a 32-bit column.
+    expect(() => loadConfig({ MAX_MEETING_TEXT_BYTES: '3000000000' })).toThrow(/MAX_MEETING_TEXT_BYTES/);
+  });
+});

@@ -144,6 +144,13 @@ export const configSchema = z.object({
   MAIL_FROM: z.string().default('Mbox <no-reply@localhost>'),
   /** A meeting with no new line for this long is ended by the idle sweep (fractions allowed, for tests). */
   MEETING_IDLE_MINUTES: z.coerce.number().positive().default(10),
+  /**
+   * Lines one meeting may hold; a capture batch that would store more is refused whole with 413
+   * (docs/security.md, "Meeting size").
+   */
+  MAX_LINES_PER_MEETING: z.coerce.number().int().min(1).max(10_000_000).default(50_000),
+  /** Bytes of stored line text (UTF-8; sealed text as stored) one meeting may hold; past it, 413 as above. */
+  MAX_MEETING_TEXT_BYTES: z.coerce.number().int().min(1024).max(2_000_000_000).default(20 * 1024 * 1024),
   /** How often the idle sweep runs. */
   MEETING_SWEEP_SECONDS: z.coerce.number().min(1).default(60),
   /** First retry delay of a recap that failed temporarily (4xx, dropped connection); doubles each time. */

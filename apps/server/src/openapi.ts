@@ -59,7 +59,7 @@ const errorStatuses: Record<number, ErrorStatus> = {
   413: {
     name: 'PayloadTooLarge',
     code: 'PAYLOAD_TOO_LARGE',
-    description: 'The body is larger than the server accepts',
+    description: 'The body is larger than the server accepts, or (caption lines) would take the meeting past its size bound',
     example: 'Body too large: at most 2097152 bytes',
   },
   415: {

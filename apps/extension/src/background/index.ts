@@ -102,7 +102,7 @@ async function foreignOrigin(): Promise<string | null> {
 
 async function popupState(tabId: number | null): Promise<PopupState> {
   const box = await outbox();
-  const [account, serverOrigin, pendingLines, pendingEvents, sessions, retry, health, setAsides, lastSentAt, foreign] = await Promise.all([
+  const [account, serverOrigin, pendingLines, pendingEvents, sessions, retry, health, setAsides, lastSentAt, foreign, held] = await Promise.all([
     accounts.get(),
     accounts.serverOrigin(),
     box.countLines(),
@@ -113,6 +113,7 @@ async function popupState(tabId: number | null): Promise<PopupState> {
     box.setAsides(),
     box.lastSentAt(),
     foreignOrigin(),
+    box.heldLines(),
   ]);
   const session = health?.sessionId ? sessions.find((s) => s.sessionId === health.sessionId) : undefined;
   return {
@@ -125,12 +126,14 @@ async function popupState(tabId: number | null): Promise<PopupState> {
           title: session.meeting.title ?? null,
           linesSent: session.sentCaptionIds?.length ?? 0,
           pendingLines: await box.countLines(session.sessionId),
+          full: session.full ?? null,
         }
       : null,
     pendingLines,
     pendingEvents,
     pendingEnds: sessions.filter((s) => s.finishedAt !== null).length,
     setAsides: setAsideSummary(setAsides),
+    held,
     foreignOrigin: foreign !== serverOrigin ? foreign : null,
     lastSentAt,
     lastError: retry?.lastError ?? null,
@@ -243,7 +246,11 @@ async function handleMessage(message: RuntimeMessage, from: chrome.runtime.Messa
     case 'retry-set-asides':
       return fromExtensionPage ? retrySetAsides() : null;
     case 'discard-set-asides':
-      if (fromExtensionPage) await (await outbox()).clearSetAsides();
+      if (fromExtensionPage) {
+        const box = await outbox();
+        await box.clearSetAsides();
+        await box.discardHeldLines();
+      }
       return fromExtensionPage ? { ok: true } : null;
   }
 }

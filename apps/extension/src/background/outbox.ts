@@ -34,6 +34,11 @@ export interface SessionRecord {
   finishedAt: number | null;
   /** Caption ids the server acknowledged, so the popup can say how many lines reached it. */
   sentCaptionIds?: string[];
+  /**
+   * Why the server takes no more lines of this meeting (413: it reached its size bound); its lines then
+   * wait here unsent until the user retries or discards them. Null or absent: lines are sent.
+   */
+  full?: string | null;
 }
 
 /** What a set-aside entry holds: exactly the request that was refused, so it can be sent again. */
@@ -142,6 +147,7 @@ export class Outbox {
       lastSeenAt: now,
       finishedAt: existing?.finishedAt ?? null,
       sentCaptionIds: existing?.sentCaptionIds ?? [],
+      full: existing?.full ?? null,
     });
   }
 
@@ -281,6 +287,56 @@ export class Outbox {
     const tx = this.db.transaction('lines', 'readwrite');
     for (const captionId of captionIds) await tx.store.delete([sessionId, captionId]);
     await tx.done;
+  }
+
+  /** The server takes no more lines of the session's meeting: they stay queued, unsent (`reason` says why). */
+  async markFull(sessionId: string, reason: string | null): Promise<void> {
+    const tx = this.db.transaction('sessions', 'readwrite');
+    const session = await tx.store.get(sessionId);
+    if (session) await tx.store.put({ ...session, full: reason });
+    await tx.done;
+  }
+
+  /** The user asked to retry: lines of full meetings are sent again (once; a new refusal holds them again). */
+  async clearFull(): Promise<void> {
+    const tx = this.db.transaction('sessions', 'readwrite');
+    for (const session of await tx.store.getAll()) if (session.full) await tx.store.put({ ...session, full: null });
+    await tx.done;
+  }
+
+  /** Lines waiting in sessions the server refused as full, and the latest reason. */
+  async heldLines(): Promise<{ lines: number; reason: string | null }> {
+    const held = { lines: 0, reason: null as string | null };
+    for (const session of await this.sessions()) {
+      const lines = session.full ? await this.countLines(session.sessionId) : 0;
+      if (lines === 0) continue;
+      held.lines += lines;
+      held.reason = session.full ?? null;
+    }
+    return held;
+  }
+
+  /** The user discarded what the server refused: the held lines of full meetings go too. */
+  async discardHeldLines(): Promise<void> {
+    for (const session of await this.sessions()) {
+      if (!session.full) continue;
+      const tx = this.db.transaction('lines', 'readwrite');
+      for (const key of await tx.store.index('bySession').getAllKeys(session.sessionId)) await tx.store.delete(key);
+      await tx.done;
+    }
+  }
+
+  /**
+   * A full meeting ended: its held lines are set aside (in batches of `batchSize`), where Retry and
+   * Discard still reach them once the session is gone.
+   */
+  async setAsideHeldLines(sessionId: string, batchSize: number, at: number): Promise<void> {
+    const session = await this.session(sessionId);
+    if (!session?.full) return;
+    for (let lines = await this.linesOf(sessionId, batchSize); lines.length; lines = await this.linesOf(sessionId, batchSize)) {
+      await this.setAside({ sessionId, batch: { kind: 'lines', meeting: session.meeting, lines }, reason: session.full, at });
+      await this.removeLines(sessionId, lines.map((line) => line.captionId));
+    }
   }
 
   async removeSession(sessionId: string): Promise<void> {

@@ -245,6 +245,62 @@ describe('Sender', () => {
     expect(await outbox.retryState()).toBeUndefined();
   });
 
+  const FULL_MESSAGE = 'Meeting too long: at most 50,000 lines per meeting (MAX_LINES_PER_MEETING); none of these lines was stored';
+  const FULL_REASON = `server refused (413: ${FULL_MESSAGE})`;
+  const full = (call: Call) => (call.url.endsWith('/lines') ? json(413, { message: FULL_MESSAGE, code: 'PAYLOAD_TOO_LARGE' }) : ok(call));
+
+  it('holds the lines of a meeting the server calls full (413): kept, not sent again until a retry', async () => {
+    await outbox.putLines(meeting, [line('c1', 0), line('c2', 0), line('c3', 0)], 7, now);
+    await outbox.putEvents(meeting, [{ eventId: 'e1', kind: 'captions-off', startedAt: T0 + 3_000 }], 7, now);
+    respond = full;
+    expect(await makeSender().flush()).toEqual({ status: 'done' });
+    // The gap still goes out; the lines stay queued, the session marked full with the server's message.
+    expect(calls.map((c) => c.url.replace('http://127.0.0.1:4000', ''))).toEqual(['/v1/transcript/lines', '/v1/transcript/events']);
+    expect(await outbox.countLines()).toBe(3);
+    expect((await outbox.session('s1'))?.full).toBe(FULL_REASON);
+    expect(await outbox.setAsides()).toEqual([]);
+
+    // New lines of the meeting wait with them: no request per line, however often the sender runs.
+    await outbox.putLines(meeting, [line('c3', 1), line('c4', 0)], 7, now);
+    await makeSender().flush();
+    await makeSender().flush(true);
+    expect(calls).toHaveLength(2);
+    expect(await outbox.heldLines()).toEqual({ lines: 4, reason: FULL_REASON });
+
+    // Retry (the operator raised the bound): they go out once more, and are delivered.
+    respond = ok;
+    const sender = makeSender();
+    await sender.retrySetAsides();
+    expect(await sender.flush()).toEqual({ status: 'done' });
+    expect(calls.at(-1)?.body.lines?.map((l) => [l.captionId, l.revision])).toEqual([
+      ['c1', 0],
+      ['c2', 0],
+      ['c3', 1],
+      ['c4', 0],
+    ]);
+    expect(await outbox.countLines()).toBe(0);
+    expect(await outbox.heldLines()).toEqual({ lines: 0, reason: null });
+  });
+
+  it('sets the held lines aside when a full meeting ends, and discards them on request', async () => {
+    await outbox.putLines(meeting, [line('c1', 0), line('c2', 0)], 7, now);
+    respond = full;
+    await makeSender().flush();
+    await outbox.markEnded('s1', T0 + 50_000);
+    expect(await makeSender().flush()).toEqual({ status: 'done' });
+    expect(calls.map((c) => c.url.replace('http://127.0.0.1:4000', ''))).toEqual(['/v1/transcript/lines', '/v1/transcript/end']);
+    expect(await outbox.sessions()).toEqual([]);
+    expect((await outbox.setAsides()).map((a) => [a.batch, a.reason])).toEqual([
+      [{ kind: 'lines', meeting, lines: [line('c1', 0), line('c2', 0)] }, FULL_REASON],
+    ]);
+
+    await outbox.putLines({ ...meeting, sessionId: 's2' }, [line('c1', 0)], 8, now);
+    await makeSender().flush();
+    expect(await outbox.heldLines()).toEqual({ lines: 1, reason: FULL_REASON });
+    await outbox.discardHeldLines();
+    expect(await outbox.heldLines()).toEqual({ lines: 0, reason: null });
+  });
+
   it('sets aside, unsent, lines that fail the schema and fits meeting facts to it', async () => {
     await outbox.putLines(
       { ...meeting, title: 'x'.repeat(600), participants: [' Bob ', 'Bob', ''] },

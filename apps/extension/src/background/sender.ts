@@ -18,6 +18,10 @@ import type { IngestMeeting, Outbox, SetAsideBatch } from './outbox.js';
  * - 401: the token is invalid or expired; sending stops until a new sign-in (the outbox is kept).
  * - 408, 429, 5xx, network errors, a 2xx that is not our answer: transient; everything is kept and
  *   retried after a capped exponential backoff with jitter (Retry-After honoured on 429/503).
+ * - 413 to lines: the meeting reached its size bound (docs/security.md, "Meeting size"). The session is
+ *   marked full with the server's message: its lines stay queued, unsent (not one request per new line),
+ *   shown in the popup until the user retries or discards them; its gaps and end still go out, and when
+ *   it ends its held lines are set aside.
  * - Any other 4xx (400, 403, 404, 413, 422, ...): the server will answer the same again. The batch is set
  *   aside with its items (kept, shown in the popup, sent again or discarded only when the user says so),
  *   so it cannot block the batches behind it. Items that fail the shared schema are set aside unsent.
@@ -55,7 +59,7 @@ export interface SenderDeps {
   log?: (message: string) => void;
 }
 
-type Outcome = 'ok' | 'unauthorized' | { refused: string } | { retry: string; afterMs?: number };
+type Outcome = 'ok' | 'unauthorized' | { refused: string; status?: number } | { retry: string; afterMs?: number };
 
 /**
  * Delay before retry number `attempt` (1, 2, ...): doubling from 2 s up to 5 min, with "equal jitter"
@@ -142,7 +146,7 @@ export class Sender {
 
     for (const session of await outbox.sessions()) {
       const { sessionId, meeting } = session;
-      for (;;) {
+      for (let full = Boolean(session.full); !full; ) {
         const lines = await outbox.linesOf(sessionId, BATCH_SIZE);
         if (lines.length === 0) break;
         const { valid, invalid, issue } = partition(lines, transcriptLineSchema);
@@ -153,7 +157,14 @@ export class Sender {
         }
         if (valid.length === 0) continue;
         const batch = { kind: 'lines', meeting, lines: valid } as const;
-        const stop = await this.settle(await this.send(account, batch), async (refused) => {
+        const outcome = await this.send(account, batch);
+        if (typeof outcome === 'object' && 'refused' in outcome && outcome.status === 413) {
+          this.deps.log?.(`the server takes no more lines of ${sessionId}: holding them`);
+          await outbox.markFull(sessionId, outcome.refused);
+          full = true;
+          continue;
+        }
+        const stop = await this.settle(outcome, async (refused) => {
           await outbox.ack(sessionId, valid, refused === null);
           if (refused !== null) await outbox.setAside({ sessionId, batch, reason: refused, at: now() });
         });
@@ -179,6 +190,7 @@ export class Sender {
         const batch = { kind: 'end', sessionId, finishedAt: session.finishedAt } as const;
         const stop = await this.settle(await this.send(account, batch), async (refused) => {
           if (refused !== null) await outbox.setAside({ sessionId, batch, reason: refused, at: now() });
+          await outbox.setAsideHeldLines(sessionId, BATCH_SIZE, now());
           await outbox.removeSession(sessionId);
         });
         if (stop) return stop;
@@ -214,13 +226,15 @@ export class Sender {
 
   /**
    * Sends every set-aside batch again, oldest first (the user pressed Retry in the popup). Delivered
-   * ones leave the list, refused ones stay with the new reason; a transient failure or 401 stops.
+   * ones leave the list, refused ones stay with the new reason; a transient failure or 401 stops. The
+   * lines held for full meetings go out again with the next flush.
    */
   async retrySetAsides(): Promise<RetrySetAsidesResult> {
     const { outbox, now } = this.deps;
     const result: RetrySetAsidesResult = { delivered: 0, refused: 0, error: null };
     const account = await this.deps.getAccount();
     if (!account || account.rejected) return { ...result, error: 'signed out: sign in in the web app first' };
+    await outbox.clearFull();
     for (const entry of await outbox.setAsides()) {
       if (entry.id === undefined) continue;
       const outcome = await this.send(account, entry.batch);
@@ -288,7 +302,7 @@ export class Sender {
           return undefined;
         }
       })();
-      return { refused: `server refused (${status}${typeof message === 'string' ? `: ${message.slice(0, 200)}` : ''})` };
+      return { refused: `server refused (${status}${typeof message === 'string' ? `: ${message.slice(0, 200)}` : ''})`, status };
     }
     // A 2xx that is not our answer (captive portal, wrong server) must not count as delivered.
     const answer: unknown = await response.json().catch(() => null);

@@ -19,11 +19,12 @@ const health: CaptureHealth = {
 const base: PopupState = {
   account: { user: { id: 'u1', email: 'ana@example.com', name: 'Ana' }, rejected: false },
   serverOrigin: 'http://127.0.0.1:4000',
-  meeting: { sessionId: 's1', meetCode: 'abc-defg-hij', title: 'Sync', linesSent: 3, pendingLines: 1 },
+  meeting: { sessionId: 's1', meetCode: 'abc-defg-hij', title: 'Sync', linesSent: 3, pendingLines: 1, full: null },
   pendingLines: 1,
   pendingEvents: 0,
   pendingEnds: 0,
   setAsides: { batches: 0, lines: 0, events: 0, ends: 0, lastReason: null },
+  held: { lines: 0, reason: null },
   foreignOrigin: null,
   lastSentAt: now - 1000,
   lastError: null,
@@ -89,6 +90,21 @@ describe('describePopup', () => {
       tone: 'warn',
     });
     expect(describePopup(base, now).setAsides.text).toBe('');
+  });
+
+  it("shows the server's message when it takes no more lines of the meeting, and the lines kept", () => {
+    const reason =
+      'server refused (413: Meeting too long: at most 50,000 lines per meeting (MAX_LINES_PER_MEETING); none of these lines was stored)';
+    const view = describePopup(
+      { ...base, meeting: { ...base.meeting!, pendingLines: 12, full: reason }, pendingLines: 12, held: { lines: 12, reason } },
+      now,
+    );
+    expect(view.capture?.lines).toEqual({ text: '3 lines sent, 12 kept: the server takes no more', tone: 'bad' });
+    expect(view.alert).toBe(`The server takes no more lines of this meeting: ${reason}. New lines are kept in the extension.`);
+    expect(view.setAsides).toEqual({
+      text: `Kept, not sent: 12 lines of a meeting the server takes no more lines of (${reason}); sent again when you retry.`,
+      tone: 'warn',
+    });
   });
 
   it('says which pages may sign the extension in, and names a page that was ignored', () => {

@@ -19,7 +19,7 @@ export interface PopupView {
   alert: string;
   gaps: string[];
   outbox: Shown;
-  /** Empty text when nothing is set aside (the Retry and Discard buttons are hidden then). */
+  /** Empty text when nothing is set aside or held (the Retry and Discard buttons are hidden then). */
   setAsides: Shown;
   /** Under the Server field: which pages may sign the extension in, or which page was ignored. */
   serverHint: Shown;
@@ -95,9 +95,11 @@ export function describePopup(state: PopupState, now: number): PopupView {
           ? { text: 'Found, but unreadable', tone: 'bad' }
           : { text: 'Found', tone: 'good' },
       lastLine: health.lastLineAt ? { text: ago(health.lastLineAt, now), tone: 'muted' } : { text: 'None yet', tone: 'muted' },
-      lines: state.meeting
-        ? { text: `${plural(state.meeting.linesSent, 'line')} sent, ${state.meeting.pendingLines} waiting`, tone: 'muted' }
-        : { text: 'None sent yet', tone: 'muted' },
+      lines: !state.meeting
+        ? { text: 'None sent yet', tone: 'muted' }
+        : state.meeting.full
+          ? { text: `${plural(state.meeting.linesSent, 'line')} sent, ${state.meeting.pendingLines} kept: the server takes no more`, tone: 'bad' }
+          : { text: `${plural(state.meeting.linesSent, 'line')} sent, ${state.meeting.pendingLines} waiting`, tone: 'muted' },
     };
   }
 
@@ -113,6 +115,18 @@ export function describePopup(state: PopupState, now: number): PopupView {
     setAsides.ends ? plural(setAsides.ends, 'meeting end') : '',
   ].filter(Boolean);
   const refusedBatches = setAsides.batches === 1 ? 'a batch' : `${setAsides.batches} batches`;
+  const { held } = state;
+  const setAsideTexts = [
+    setAsides.batches
+      ? `Set aside: ${setAsideItems.join(', ')}. The server refused ${refusedBatches}${setAsides.lastReason ? ` (${setAsides.lastReason})` : ''}; kept until you retry or discard.`
+      : '',
+    held.lines
+      ? `Kept, not sent: ${plural(held.lines, 'line')} of a meeting the server takes no more lines of${held.reason ? ` (${held.reason})` : ''}; sent again when you retry.`
+      : '',
+  ].filter(Boolean);
+  const fullAlert = state.meeting?.full
+    ? `The server takes no more lines of this meeting: ${state.meeting.full}. New lines are kept in the extension.`
+    : '';
 
   return {
     connection,
@@ -120,15 +134,10 @@ export function describePopup(state: PopupState, now: number): PopupView {
     sync,
     meeting,
     capture,
-    alert: health?.inCall ? healthAlert(health, now) : '',
+    alert: health?.inCall ? healthAlert(health, now) || fullAlert : '',
     gaps: health?.inCall ? health.gaps.map((gap) => captureGapText({ ...gap, endedAt: gap.endedAt ?? null }, hhmm)) : [],
     outbox: waiting.length ? { text: `Waiting to be sent: ${waiting.join(', ')}.`, tone: 'muted' } : { text: 'Everything is sent.', tone: 'good' },
-    setAsides: setAsides.batches
-      ? {
-          text: `Set aside: ${setAsideItems.join(', ')}. The server refused ${refusedBatches}${setAsides.lastReason ? ` (${setAsides.lastReason})` : ''}; kept until you retry or discard.`,
-          tone: 'warn',
-        }
-      : { text: '', tone: 'muted' },
+    setAsides: { text: setAsideTexts.join(' '), tone: setAsideTexts.length ? 'warn' : 'muted' },
     serverHint: state.foreignOrigin
       ? { text: `Ignored a sign-in from ${state.foreignOrigin}: it is not the server set here. If that is your Mbox, enter it above and Save.`, tone: 'warn' }
       : state.serverOrigin

@@ -18,7 +18,7 @@ export interface DirectRoute<TRouter extends AnyRouter> {
   path: string;
   /** Makes the call through a tRPC caller, so the procedure ladder, its input schema and service run as they do for tRPC. */
   call: (ctx: Context, input: Record<string, unknown>) => Promise<unknown>;
-  /** `call` answers JSON text, sent as it is. */
+  /** `call` answers JSON text (a string, or a stream of it), sent as it is. */
   answersJsonText?: boolean;
   /** Answers of a few dozen bytes need no compression hook. */
   compress?: false;

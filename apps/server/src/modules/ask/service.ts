@@ -9,12 +9,12 @@ import {
 import { LlmRequestError, countTokens, type ChatMessage } from '../../ai/index.js';
 import { capitalise, cleanTurnText } from '../../ai/offline/text.js';
 import { countMessageTokens } from '../../ai/tokens.js';
-import { UNREADABLE_TEXT, openMessages } from '../../crypto/encryption.js';
+import { UNREADABLE_TEXT } from '../../crypto/encryption.js';
 import type { AppDeps } from '../../deps.js';
 import { streamJob } from '../../stream-job.js';
 import { meterGeneration, modelTier } from '../ai-usage/service.js';
 import type { AuthUser } from '../auth/service.js';
-import { meetingNotFound } from '../meeting/service.js';
+import { readMeetingInPages } from '../meeting/service.js';
 import { aiError } from '../summary/ai-errors.js';
 import { latestWithin, rankLines, selectWindows, type AskLine } from './retrieve.js';
 
@@ -55,19 +55,17 @@ interface Answer {
 /**
  * The meeting's lines so far, read now (so a running meeting's latest lines count), decrypted with
  * the server-held key as summaries are; lines that cannot be decrypted or clean to nothing are left out.
+ * Read a page at a time (readMeetingInPages), kept only as the few fields an answer uses.
  */
 async function loadLines(deps: AppDeps, userId: string, meetingId: string): Promise<AskLine[]> {
-  const meeting = await deps.db.meeting.findFirst({ where: { id: meetingId, userId }, select: { id: true } });
-  if (!meeting) throw meetingNotFound();
-  const rows = await deps.db.message.findMany({
-    where: { meetingId },
-    orderBy: [{ spokenAt: 'asc' }, { id: 'asc' }],
-    select: { id: true, meetingId: true, user: true, text: true, aiFixed: true, encrypted: true, spokenAt: true },
-  });
-  const open = await openMessages(deps, userId, rows);
-  return open
-    .filter((m) => m.text !== UNREADABLE_TEXT && cleanTurnText(m.text) !== '')
-    .map((m) => ({ id: m.id, speaker: m.user.trim() || 'Unknown', text: m.text, spokenAt: m.spokenAt.getTime() }));
+  const lines: AskLine[] = [];
+  for await (const page of (await readMeetingInPages(deps, userId, meetingId)).pages) {
+    for (const m of page) {
+      if (m.text === UNREADABLE_TEXT || cleanTurnText(m.text) === '') continue;
+      lines.push({ id: m.key, speaker: m.user.trim() || 'Unknown', text: m.text, spokenAt: m.spokenAt });
+    }
+  }
+  return lines;
 }
 
 function citationOf(line: AskLine, n: number): AskCitation {

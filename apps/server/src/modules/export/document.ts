@@ -1,11 +1,5 @@
-import {
-  citationTimesLabel,
-  formatDayLabel,
-  meetingDurationMinutes,
-  uniqueParticipants,
-  type MeetingDetail,
-  type SummaryList,
-} from '@mbox/shared';
+import { citationTimesLabel, formatDayLabel, meetingDurationMinutes, uniqueParticipants, type SummaryList } from '@mbox/shared';
+import type { MeetingInPages } from '../meeting/service.js';
 import { summaryBlocks, type Block } from './summary-blocks.js';
 
 export interface ExportLine {
@@ -18,7 +12,10 @@ export interface ExportLine {
   text: string;
 }
 
-/** What every format writes, read once from the owner's meeting, summaries and time zone. */
+/**
+ * What every format writes, read once from the owner's meeting, summaries and time zone. The lines come
+ * a page at a time, as the format writes them, and can be read once.
+ */
 export interface ExportDocument {
   title: string;
   /** e.g. 'Friday, November 20, 2026, 16:00 (Europe/Berlin)'. */
@@ -27,7 +24,8 @@ export interface ExportDocument {
   duration: string | null;
   participants: string[];
   summaries: { title: string; blocks: Block[] }[];
-  lines: ExportLine[];
+  lineCount: number;
+  lines: AsyncIterable<ExportLine[]>;
 }
 
 const clockFormatters = new Map<string, Intl.DateTimeFormat>();
@@ -54,8 +52,8 @@ function durationText(date: number, finishedAt: number | null): string | null {
 export const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 /** `timeZone` is the owner's, a zone Intl knows. */
-export async function exportDocument(detail: MeetingDetail, list: SummaryList, timeZone: string): Promise<ExportDocument> {
-  const { meet, messages } = detail;
+export async function exportDocument(meeting: MeetingInPages, list: SummaryList, timeZone: string): Promise<ExportDocument> {
+  const { meet } = meeting;
   const clock = clockFormatter(timeZone);
   const summaries = await Promise.all(
     list.summaries.map(async (summary) => ({
@@ -69,13 +67,18 @@ export async function exportDocument(detail: MeetingDetail, list: SummaryList, t
     title: meet.title,
     started: `${formatDayLabel(meet.date, timeZone)}, ${time} (${timeZone})`,
     duration: durationText(meet.date, meet.finishedAt),
-    participants: meet.users.length ? meet.users : uniqueParticipants(messages.map((m) => m.user)),
+    participants: meet.users.length ? meet.users : uniqueParticipants(meeting.speakers),
     summaries,
-    lines: messages.map((m) => ({
-      speaker: oneLine(m.user) || 'Unknown speaker',
-      clock: clock.format(m.spokenAt),
-      offsetMs: Math.max(0, m.spokenAt - meet.date),
-      text: oneLine(m.text),
-    })),
+    lineCount: meeting.lineCount,
+    lines: (async function* () {
+      for await (const page of meeting.pages) {
+        yield page.map((m) => ({
+          speaker: oneLine(m.user) || 'Unknown speaker',
+          clock: clock.format(m.spokenAt),
+          offsetMs: Math.max(0, m.spokenAt - meet.date),
+          text: oneLine(m.text),
+        }));
+      }
+    })(),
   };
 }

@@ -1,13 +1,15 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { meetingGroupsInputSchema } from '@mbox/shared';
+import { Readable } from 'node:stream';
+import { z } from 'zod';
+import { meetingGroupsInputSchema, meetingIdSchema } from '@mbox/shared';
 import type { AppDeps } from '../../deps.js';
 import { registerDirectRoute } from '../../trpc/direct-route.js';
 import { registerDirectSubscription } from '../../trpc/direct-subscription.js';
 import { authedProcedure, createCallerFactory, router } from '../../trpc/trpc.js';
 import { meetingRouter } from './router.js';
-import { listMeetingGroupsJson } from './service.js';
+import { listMeetingGroupsJson, meetingDetailJson, readMeetingInPages } from './service.js';
 
 type App = FastifyInstance<Server, IncomingMessage, ServerResponse, Logger>;
 
@@ -18,6 +20,16 @@ const groupedJsonRouter = router({
   }),
 });
 const createGroupedCaller = createCallerFactory(groupedJsonRouter);
+
+/** meeting.get answering its JSON text as a stream, a page of lines at a time. */
+const meetingJsonRouter = router({
+  meeting: router({
+    get: authedProcedure
+      .input(z.strictObject({ id: meetingIdSchema }))
+      .query(async ({ ctx, input }) => Readable.from(meetingDetailJson(await readMeetingInPages(ctx.deps, ctx.user.id, input.id)))),
+  }),
+});
+const createMeetingJsonCaller = createCallerFactory(meetingJsonRouter);
 const createMeetingCaller = createCallerFactory(meetingRouter);
 
 /**
@@ -25,6 +37,10 @@ const createMeetingCaller = createCallerFactory(meetingRouter);
  * - `GET /v1/meeting-list/grouped` (up to 1,000 meetings, a home list), answering the text the
  *   service put together: the facade would parse it, check it against meetingGroupsSchema and serialise
  *   it again. tRPC's meeting.grouped still checks it.
+ * - `GET /v1/meeting/{id}`, a whole meeting (up to MAX_LINES_PER_MEETING lines), streamed a page of
+ *   lines at a time (readMeetingInPages), each page checked against the shared schemas: the facade
+ *   would hold the whole answer, parsed, checked and serialised, at once. tRPC's meeting.get still
+ *   answers it whole.
  * - `GET /v1/meeting/{id}/messages`, a transcript page (what an API client reads a meeting by): the
  *   facade's WHATWG Request, URL, abort signal and path matching were about a third of a page's CPU.
  *
@@ -37,6 +53,13 @@ export function registerMeetingRoutes(app: App, deps: AppDeps): void {
     procedure: 'grouped',
     path: 'meeting.grouped',
     call: (ctx, input) => createGroupedCaller(ctx).meeting.grouped(input as never),
+    answersJsonText: true,
+  });
+  registerDirectRoute(app, deps, {
+    router: meetingRouter,
+    procedure: 'get',
+    path: 'meeting.get',
+    call: (ctx, input) => createMeetingJsonCaller(ctx).meeting.get(input as never),
     answersJsonText: true,
   });
   registerDirectRoute(app, deps, {

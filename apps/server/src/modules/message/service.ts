@@ -118,6 +118,16 @@ async function lockOwnMeeting(tx: Prisma.TransactionClient, userId: string, meet
   if (!rows.length) throw meetingNotFound();
 }
 
+/**
+ * Sealed text is longer than plain: the meeting's size, which bounds what capture may add
+ * (MAX_MEETING_TEXT_BYTES), is counted again from its lines as stored.
+ */
+async function recountStoredText(tx: Prisma.TransactionClient, meetingId: string): Promise<void> {
+  await tx.$executeRaw`
+    UPDATE "Meeting" SET "storedTextBytes" = LEAST(2147483647, (SELECT COALESCE(sum(octet_length(text)), 0) FROM "Message" WHERE "meetingId" = ${meetingId}))
+    WHERE id = ${meetingId}`;
+}
+
 /** Encrypts the text (and AI-fixed text) of one message at rest; encrypting twice changes nothing. */
 export async function encryptMessage(deps: AppDeps, userId: string, messageId: string): Promise<MessageDto> {
   const { meetingId } = await findOwnMessage(deps.db, userId, messageId);
@@ -130,6 +140,7 @@ export async function encryptMessage(deps: AppDeps, userId: string, messageId: s
       where: { id: message.id },
       data: { ...sealMessageTexts(key, meetingId, message), encrypted: true },
     });
+    await recountStoredText(tx, meetingId);
     return true;
   });
   return changed ? announceAndRead(deps, userId, messageId) : readMessage(deps, userId, messageId);
@@ -176,6 +187,7 @@ export async function encryptMeeting(deps: AppDeps, userId: string, meetingId: s
       if (recap && !recap.encrypted) {
         await tx.recap.update({ where: { id: recap.id }, data: { encrypted: true, ...sealRecapTexts(key, meetingId, recap) } });
       }
+      if (plain.length) await recountStoredText(tx, meetingId);
       // A share link would show sealed text to anyone: encrypting stops sharing.
       await tx.meeting.update({ where: { id: meetingId }, data: { encrypted: true, shareTokenHash: null, sharedAt: null } });
       return { sealedIds: plain.map((m) => m.id), recapMessageId: recap && !recap.encrypted ? recap.messageId : null };

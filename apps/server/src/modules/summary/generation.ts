@@ -22,7 +22,6 @@ import {
   encryptText,
   ensureDataKey,
   loadDataKey,
-  openMessages,
   summaryContext,
 } from '../../crypto/encryption.js';
 import type { AppDeps } from '../../deps.js';
@@ -30,7 +29,7 @@ import type { Summary } from '../../generated/prisma/client.js';
 import { streamJob } from '../../stream-job.js';
 import { estimateTokens, meterGeneration, modelTier, serverEngine, type GenerationMeter } from '../ai-usage/service.js';
 import type { AuthUser } from '../auth/service.js';
-import { meetingNotFound } from '../meeting/service.js';
+import { meetingNotFound, readMeetingInPages } from '../meeting/service.js';
 import { enqueueWebhookEvent } from '../webhooks/events.js';
 import { webhookMeetingRef } from '../webhooks/service.js';
 import { callAi } from './ai-errors.js';
@@ -72,50 +71,30 @@ async function defaultSettings(deps: AppDeps, user: AuthUser): Promise<SummarySe
 }
 
 /**
- * Lines per query when a transcript is read: Prisma maps a query's rows in one go on the event loop,
- * and the 20,000 lines of a 3-hour meeting in one query held it for seconds (docs/performance.md,
- * "Offline summaries").
- */
-const TRANSCRIPT_PAGE = 1000;
-
-/** A meeting's lines in spoken order, with what a summary reads, a page at a time. */
-async function readMessages(deps: AppDeps, meetingId: string) {
-  const select = { id: true, meetingId: true, user: true, text: true, aiFixed: true, encrypted: true, spokenAt: true } as const;
-  const rows = [];
-  for (let cursor: { id: string } | undefined; ; ) {
-    const page = await deps.db.message.findMany({
-      where: { meetingId },
-      orderBy: [{ spokenAt: 'asc' }, { id: 'asc' }],
-      select,
-      take: TRANSCRIPT_PAGE,
-      ...(cursor ? { cursor, skip: 1 } : {}),
-    });
-    rows.push(...page);
-    if (page.length < TRANSCRIPT_PAGE) return rows;
-    cursor = { id: page[page.length - 1]!.id };
-  }
-}
-
-/**
  * The meeting's transcript in plain text, refused while the meeting is too small to summarise
  * (the shared rule of the summary list). `sealed`: some text is encrypted, so the summary must be.
+ * Read a page at a time (readMeetingInPages): Prisma mapped a 20,000-line query's rows in one go on the
+ * event loop and held it for seconds (docs/performance.md, "Offline summaries"); only what a summary
+ * reads of each line is kept.
  */
 async function loadTranscript(
   deps: AppDeps,
   userId: string,
   meetingId: string,
 ): Promise<{ transcript: TranscriptTurn[]; sealed: boolean }> {
-  const meeting = await deps.db.meeting.findFirst({ where: { id: meetingId, userId }, select: { encrypted: true } });
-  if (!meeting) throw meetingNotFound();
-  const rows = await readMessages(deps, meetingId);
-  if (!canSummarize(rows)) throw new TRPCError({ code: 'PRECONDITION_FAILED', message: SUMMARY_UNAVAILABLE_MESSAGE });
-  const messages = await openMessages(deps, userId, rows);
-  return {
-    transcript: messages
-      .filter((m) => m.text !== UNREADABLE_TEXT && m.text.trim() !== '')
-      .map((m) => ({ speaker: m.user, text: m.text, id: m.id, spokenAt: m.spokenAt.getTime() })),
-    sealed: meeting.encrypted || rows.some((m) => m.encrypted),
-  };
+  const { meet, pages } = await readMeetingInPages(deps, userId, meetingId);
+  const speakers: { user: string }[] = [];
+  const transcript: TranscriptTurn[] = [];
+  let sealed = meet.encrypted;
+  for await (const page of pages) {
+    for (const m of page) {
+      speakers.push({ user: m.user });
+      sealed ||= m.encrypted;
+      if (m.text !== UNREADABLE_TEXT && m.text.trim() !== '') transcript.push({ speaker: m.user, text: m.text, id: m.key, spokenAt: m.spokenAt });
+    }
+  }
+  if (!canSummarize(speakers)) throw new TRPCError({ code: 'PRECONDITION_FAILED', message: SUMMARY_UNAVAILABLE_MESSAGE });
+  return { transcript, sealed };
 }
 
 /** The stored citations table: citation n is transcript line `citedLines[n - 1]` (docs/ai.md, "Citations"). */

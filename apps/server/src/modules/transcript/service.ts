@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { TRPCError } from '@trpc/server';
 import {
   uniqueParticipants,
   type CaptureEvent,
@@ -95,11 +96,18 @@ interface Batch {
   lines: OutgoingLine[];
 }
 
-/** What the statement answers for a batch: the meeting (null: no such meeting yet) and the rows it wrote, as stored. */
+/** Which bound of the meeting a batch would cross (MAX_LINES_PER_MEETING, MAX_MEETING_TEXT_BYTES). */
+export type MeetingBound = 'lines' | 'bytes';
+
+/**
+ * What the statement answers for a batch: the meeting (null: no such meeting yet), the rows it wrote, as
+ * stored, and the bound it would have crossed (then it wrote nothing).
+ */
 interface Written {
   meetingId: string | null;
   meetingEncrypted: boolean;
   rows: Message[];
+  crossed: MeetingBound | null;
 }
 
 /** The batches as one JSON parameter: one string to send instead of many arrays escaped element by element. */
@@ -140,13 +148,16 @@ const UPSERT_SET = Prisma.raw(
 /**
  * THE write of caption lines, one statement for several posts (of different sessions; see BatchWriter):
  * locks each session's meeting row (encryption locks it too, so no plain line slips into a meeting
- * being encrypted) in id order, so that two such statements never wait on each other crosswise; upserts
- * every line by (meeting, captionId) where the stored revision is lower; and rewrites a meeting row only
- * when something in it changes (title, new names, an ended meeting reopened, an idle clock older than
- * its resolution). Writes no line of an encrypted meeting that comes unsealed.
+ * being encrypted) in id order, so that two such statements never wait on each other crosswise; leaves a
+ * meeting's batch out whole when it would take the meeting past MAX_LINES_PER_MEETING lines or
+ * MAX_MEETING_TEXT_BYTES bytes of text; upserts every line by (meeting, captionId) where the stored
+ * revision is lower; and keeps the meeting's size (storedLines, storedTextBytes) and rewrites the rest of
+ * its row only when something there changes (title, new names, an ended meeting reopened, an idle clock
+ * older than its resolution). Writes no line of an encrypted meeting that comes unsealed.
  */
 async function writeBatches(deps: AppDeps, batches: Batch[]): Promise<Written[]> {
-  const result = await hotRows<{ b: number; lockedMeetingId: string | null; lockedMeetingEncrypted: boolean | null } & (Message | { [K in keyof Message]: null })>(
+  type Row = { b: number; lockedMeetingId: string | null; lockedMeetingEncrypted: boolean | null; crossed: MeetingBound | null };
+  const result = await hotRows<Row & (Message | { [K in keyof Message]: null })>(
     deps.database.hot,
     Prisma.sql`
     WITH batch AS (
@@ -156,33 +167,58 @@ async function writeBatches(deps: AppDeps, batches: Batch[]): Promise<Written[]>
       -- that it finds each meeting in its indexes instead of hashing a scan of every meeting.
       WHERE b.b >= 0 AND b.b < ${MAX_BATCHES_PER_STATEMENT}
     ), meeting AS (
+      -- Locked, so the size read here is the latest: a statement writing the same meeting waits.
       SELECT batch.b, batch.title AS new_title, batch.names, batch.lines,
-             t.id, t.encrypted, t.title, t.users, t."endedAt", t."lastLineAt"
+             t.id, t.encrypted, t.title, t.users, t."endedAt", t."lastLineAt", t."storedLines", t."storedTextBytes"
       FROM batch JOIN "Meeting" AS t ON t."userId" = batch.user_id AND t."sessionId" = batch.session_id
       ORDER BY t.id
       FOR NO KEY UPDATE OF t
+    ), candidate AS (
+      -- Each line to write, with the stored row it replaces (null: a new line). Lines stored at this
+      -- revision or a newer one are left out before the insert: ON CONFLICT would lock each such row (a
+      -- write) only to find nothing to do, and re-sent batches are common. The stored row is a lookup in
+      -- the (meetingId, captionId) index per line: LIMIT keeps the lateral a per-line subquery, which the
+      -- planner would otherwise turn into a join and, with the recordset's unknown size, hash a read of
+      -- every line of every meeting.
+      SELECT meeting.id AS meeting_id, v.*, s.revision AS stored_revision, octet_length(s.text) AS stored_bytes
+      FROM meeting CROSS JOIN LATERAL json_to_recordset(meeting.lines)
+           AS v(id text, caption_id text, revision int, final boolean, speaker text, avatar text, text text, encrypted boolean, spoken_ms bigint)
+      LEFT JOIN LATERAL (SELECT s.revision, s.text FROM "Message" s
+                         WHERE s."meetingId" = meeting.id AND s."captionId" = v.caption_id LIMIT 1) AS s ON true
+      WHERE (v.encrypted OR NOT meeting.encrypted) AND (s.revision IS NULL OR s.revision < v.revision)
+    ), growth AS (
+      SELECT meeting.id,
+             count(candidate.id) FILTER (WHERE candidate.stored_revision IS NULL) AS lines,
+             COALESCE(sum(octet_length(candidate.text) - COALESCE(candidate.stored_bytes, 0)), 0) AS bytes
+      FROM meeting LEFT JOIN candidate ON candidate.meeting_id = meeting.id
+      GROUP BY meeting.id, meeting."storedLines", meeting."storedTextBytes"
+    ), verdict AS (
+      -- A batch that adds nothing passes even when the meeting is past a bound (encrypting it, say, made
+      -- its text longer): a resent or shrinking line changes nothing.
+      SELECT meeting.id, CASE
+               WHEN growth.lines > 0 AND meeting."storedLines" + growth.lines > ${deps.config.MAX_LINES_PER_MEETING} THEN 'lines'
+               WHEN growth.bytes > 0 AND meeting."storedTextBytes" + growth.bytes > ${deps.config.MAX_MEETING_TEXT_BYTES} THEN 'bytes'
+             END AS crossed
+      FROM meeting JOIN growth ON growth.id = meeting.id
     ), upserted AS (
       INSERT INTO "Message" AS m
         (id, "meetingId", "captionId", revision, final, "user", "userAvatar", text, encrypted, "spokenAt", "lastUpdated")
-      SELECT v.id, meeting.id, v.caption_id, v.revision, v.final, v.speaker, v.avatar, v.text, v.encrypted,
-             TIMESTAMP '1970-01-01' + v.spoken_ms * INTERVAL '1 millisecond', now() AT TIME ZONE 'UTC'
-      FROM meeting, json_to_recordset(meeting.lines)
-           AS v(id text, caption_id text, revision int, final boolean, speaker text, avatar text, text text, encrypted boolean, spoken_ms bigint)
-      WHERE (v.encrypted OR NOT meeting.encrypted)
-        -- Lines stored at this revision or a newer one are left out before the insert: ON CONFLICT would
-        -- lock each such row (a write) only to find nothing to do, and re-sent batches are common. A
-        -- scalar subquery, not NOT EXISTS: the planner turns NOT EXISTS into an anti join, and with the
-        -- recordset's unknown size it chose a hash anti join that read every line of every meeting.
-        -- This one is a lookup in the (meetingId, captionId) index per line.
-        AND NOT COALESCE((SELECT s.revision >= v.revision FROM "Message" s
-                          WHERE s."meetingId" = meeting.id AND s."captionId" = v.caption_id), false)
+      SELECT c.id, c.meeting_id, c.caption_id, c.revision, c.final, c.speaker, c.avatar, c.text, c.encrypted,
+             TIMESTAMP '1970-01-01' + c.spoken_ms * INTERVAL '1 millisecond', now() AT TIME ZONE 'UTC'
+      FROM candidate AS c JOIN verdict ON verdict.id = c.meeting_id AND verdict.crossed IS NULL
       ON CONFLICT ("meetingId", "captionId") DO UPDATE SET ${UPSERT_SET}
         WHERE m.revision < excluded.revision
       -- Named, not m.*: the row's search vector is no Message field (and no type the driver reads).
+      -- xmax is 0 on a row this insert created, not on one it updated.
       RETURNING m.id, m."meetingId", m."captionId", m.revision, m.final, m."user", m."userAvatar", m.text,
-                m."aiFixed", m.marks, m.comment, m.encrypted, m."spokenAt", m."lastUpdated"
+                m."aiFixed", m.marks, m.comment, m.encrypted, m."spokenAt", m."lastUpdated", m.xmax = 0 AS inserted
     ), wrote AS (
-      SELECT DISTINCT "meetingId" AS id FROM upserted
+      -- What the rows written add to the meeting's size. A row another statement stored after this one's
+      -- snapshot counts its whole text (stored_bytes is null): at worst a few bytes too many, never too few.
+      SELECT u."meetingId" AS id, count(*) FILTER (WHERE u.inserted) AS lines,
+             sum(octet_length(u.text) - CASE WHEN u.inserted THEN 0 ELSE COALESCE(c.stored_bytes, 0) END) AS bytes
+      FROM upserted AS u LEFT JOIN candidate AS c ON c.meeting_id = u."meetingId" AND c.caption_id = u."captionId"
+      GROUP BY u."meetingId"
     ), added AS (
       SELECT meeting.id, COALESCE(array_agg(fresh.name ORDER BY fresh.first) FILTER (WHERE fresh.name IS NOT NULL), ARRAY[]::text[]) AS names
       FROM meeting LEFT JOIN LATERAL (
@@ -196,25 +232,34 @@ async function writeBatches(deps: AppDeps, batches: Batch[]): Promise<Written[]>
       UPDATE "Meeting" AS t
       SET title = CASE WHEN meeting.new_title <> '' THEN meeting.new_title ELSE t.title END,
           users = t.users || added.names,
-          "lastLineAt" = CASE WHEN wrote.id IS NOT NULL THEN now() AT TIME ZONE 'UTC' ELSE t."lastLineAt" END,
+          "lastLineAt" = CASE WHEN wrote.id IS NOT NULL AND NOT COALESCE(clock_fresh, false) THEN now() AT TIME ZONE 'UTC' ELSE t."lastLineAt" END,
           "endedAt" = CASE WHEN wrote.id IS NOT NULL THEN NULL ELSE t."endedAt" END,
           "lineCount" = CASE WHEN wrote.id IS NOT NULL THEN NULL ELSE t."lineCount" END,
-          "updatedAt" = now() AT TIME ZONE 'UTC'
-      FROM meeting JOIN added ON added.id = meeting.id LEFT JOIN wrote ON wrote.id = meeting.id
-      WHERE t.id = meeting.id
-        AND ((meeting.new_title <> '' AND meeting.new_title <> meeting.title) OR cardinality(added.names) > 0
-             OR (wrote.id IS NOT NULL
-                 AND (meeting."endedAt" IS NOT NULL OR meeting."lastLineAt" IS NULL
-                      OR meeting."lastLineAt" < now() AT TIME ZONE 'UTC' - ${lineClockResolutionMs(deps)} * INTERVAL '1 millisecond')))
+          "storedLines" = t."storedLines" + COALESCE(wrote.lines, 0),
+          "storedTextBytes" = GREATEST(0, LEAST(2147483647, t."storedTextBytes" + COALESCE(wrote.bytes, 0))),
+          "updatedAt" = CASE WHEN changed THEN now() AT TIME ZONE 'UTC' ELSE t."updatedAt" END
+      FROM meeting JOIN added ON added.id = meeting.id LEFT JOIN wrote ON wrote.id = meeting.id,
+           LATERAL (SELECT meeting."lastLineAt" >= now() AT TIME ZONE 'UTC' - ${lineClockResolutionMs(deps)} * INTERVAL '1 millisecond'
+                    AS clock_fresh) AS clock,
+           LATERAL (SELECT (meeting.new_title <> '' AND meeting.new_title <> meeting.title) OR cardinality(added.names) > 0
+                           OR (wrote.id IS NOT NULL AND (meeting."endedAt" IS NOT NULL OR NOT COALESCE(clock_fresh, false)))
+                    AS changed) AS change
+      -- Only the size changes on most batches: the row's indexed columns stay as they are (a HOT update).
+      WHERE t.id = meeting.id AND (changed OR wrote.id IS NOT NULL)
     )
-    SELECT batch.b, meeting.id AS "lockedMeetingId", meeting.encrypted AS "lockedMeetingEncrypted", upserted.*
-    FROM batch LEFT JOIN meeting ON meeting.b = batch.b LEFT JOIN upserted ON upserted."meetingId" = meeting.id`,
+    SELECT batch.b, meeting.id AS "lockedMeetingId", meeting.encrypted AS "lockedMeetingEncrypted", verdict.crossed,
+           upserted.id, upserted."meetingId", upserted."captionId", upserted.revision, upserted.final, upserted."user",
+           upserted."userAvatar", upserted.text, upserted."aiFixed", upserted.marks, upserted.comment, upserted.encrypted,
+           upserted."spokenAt", upserted."lastUpdated"
+    FROM batch LEFT JOIN meeting ON meeting.b = batch.b LEFT JOIN verdict ON verdict.id = meeting.id
+         LEFT JOIN upserted ON upserted."meetingId" = meeting.id`,
   );
-  const written = batches.map((): Written => ({ meetingId: null, meetingEncrypted: false, rows: [] }));
-  for (const { b, lockedMeetingId, lockedMeetingEncrypted, ...row } of result) {
+  const written = batches.map((): Written => ({ meetingId: null, meetingEncrypted: false, rows: [], crossed: null }));
+  for (const { b, lockedMeetingId, lockedMeetingEncrypted, crossed, ...row } of result) {
     const batch = written[b]!;
     batch.meetingId = lockedMeetingId;
     batch.meetingEncrypted = lockedMeetingEncrypted ?? false;
+    batch.crossed = crossed;
     // Named apart from the rows' own columns (meetingId, encrypted), which are null when no line was written.
     if (row.id !== null) batch.rows.push(row as Message);
   }
@@ -290,8 +335,35 @@ function writeBatch(deps: AppDeps, userId: string, info: IngestLinesInput['meeti
 }
 
 /**
+ * The 413 of a batch that would take its meeting past a bound, naming the bound and its setting; the
+ * statement wrote nothing of it.
+ */
+export function meetingBoundError(deps: AppDeps, bound: MeetingBound): TRPCError {
+  const limit =
+    bound === 'lines'
+      ? `${deps.config.MAX_LINES_PER_MEETING.toLocaleString('en-US')} lines per meeting (MAX_LINES_PER_MEETING)`
+      : `${deps.config.MAX_MEETING_TEXT_BYTES.toLocaleString('en-US')} bytes of text per meeting (MAX_MEETING_TEXT_BYTES)`;
+  return new TRPCError({ code: 'PAYLOAD_TOO_LARGE', message: `Meeting too long: at most ${limit}; none of these lines was stored` });
+}
+
+function refuseCrossing(deps: AppDeps, written: Written): Written {
+  if (written.crossed) throw meetingBoundError(deps, written.crossed);
+  return written;
+}
+
+/** The bound a session's first batch crosses on its own (the meeting is still empty), if any. */
+function boundCrossedByFirstBatch(deps: AppDeps, lines: TranscriptLine[]): MeetingBound | null {
+  if (lines.length > deps.config.MAX_LINES_PER_MEETING) return 'lines';
+  const bytes = lines.reduce((sum, line) => sum + Buffer.byteLength(line.text, 'utf8'), 0);
+  return bytes > deps.config.MAX_MEETING_TEXT_BYTES ? 'bytes' : null;
+}
+
+/**
  * Stores a batch of caption lines: upsert by (meeting, captionId), where a lower or equal revision never
  * overwrites a higher one. Resending a batch changes nothing, so the extension may retry freely.
+ *
+ * A batch that would take the meeting past MAX_LINES_PER_MEETING lines or MAX_MEETING_TEXT_BYTES bytes
+ * of text is refused whole with 413 (meetingBoundError): nothing of it is stored, and the extension keeps it.
  *
  * One statement per batch (writeBatch), sent as the lines came. It is sent again, with texts sealed by
  * the user's data key, only when it finds the meeting encrypted or lines of it encrypted on their own,
@@ -311,10 +383,12 @@ export async function ingestLines(deps: AppDeps, userId: string, input: IngestLi
     return toSeal.map((l) => ({ ...l, text: encryptText(key!, l.line.text, context), encrypted: true }));
   };
 
-  let written = await writeBatch(deps, userId, info, names, outgoing);
+  let written = refuseCrossing(deps, await writeBatch(deps, userId, info, names, outgoing));
   if (written.meetingId === null) {
+    // A first batch larger than a whole meeting may be is refused before its meeting is created.
+    refuseCrossing(deps, { ...written, crossed: boundCrossedByFirstBatch(deps, lines) });
     isNew = await createMeeting(deps.db, userId, info, names, searchConfig);
-    written = await writeBatch(deps, userId, info, names, outgoing);
+    written = refuseCrossing(deps, await writeBatch(deps, userId, info, names, outgoing));
     if (written.meetingId === null) throw new Error(`Meeting of session ${info.sessionId} neither found nor created`);
   }
   const meetingId = written.meetingId;
@@ -322,7 +396,7 @@ export async function ingestLines(deps: AppDeps, userId: string, input: IngestLi
   if (written.meetingEncrypted && !outgoing.every((l) => l.encrypted)) {
     // Nothing of the batch was written: every line of an encrypted meeting is sealed.
     outgoing = await seal(meetingId, outgoing);
-    rows.push(...(await writeBatch(deps, userId, info, names, outgoing)).rows);
+    rows.push(...refuseCrossing(deps, await writeBatch(deps, userId, info, names, outgoing)).rows);
   }
   // Lines whose message was encrypted on its own came back unchanged: their newer revision is sealed too.
   const sent = new Map(outgoing.map((l) => [l.line.captionId, l]));
@@ -331,7 +405,10 @@ export async function ingestLines(deps: AppDeps, userId: string, input: IngestLi
     return row.encrypted && !line.encrypted && row.revision < line.line.revision;
   });
   if (unsealed.length) {
-    const resealed = await writeBatch(deps, userId, info, names, await seal(meetingId, unsealed.map((row) => sent.get(row.captionId)!)));
+    const resealed = refuseCrossing(
+      deps,
+      await writeBatch(deps, userId, info, names, await seal(meetingId, unsealed.map((row) => sent.get(row.captionId)!))),
+    );
     const kept = new Set(unsealed);
     rows.splice(0, rows.length, ...rows.filter((row) => !kept.has(row)), ...resealed.rows);
   }

@@ -72,7 +72,8 @@ export function markdownLine(line: { speaker: string; clock: string; text: strin
   return `**${escapeMarkdown(line.speaker)}** (${line.clock}): ${escapeMarkdown(line.text)}`;
 }
 
-export function toMarkdown(doc: ExportDocument): string {
+/** The Markdown file, written a page of lines at a time. */
+export async function* toMarkdown(doc: ExportDocument): AsyncGenerator<string> {
   const parts = [`# ${escapeMarkdown(doc.title)}`];
   const facts = [
     `- **Date:** ${doc.started}`,
@@ -88,7 +89,11 @@ export function toMarkdown(doc: ExportDocument): string {
     }
   }
   parts.push('## Transcript');
+  yield `${parts.join('\n\n')}\n\n`;
   // One paragraph per line: a blank line between them keeps Markdown from joining them.
-  parts.push(doc.lines.length ? doc.lines.map(markdownLine).join('\n\n') : '_No lines were captured._');
-  return `${parts.join('\n\n')}\n`;
+  let written = 0;
+  for await (const page of doc.lines) {
+    yield page.map((line) => `${written++ ? '\n\n' : ''}${markdownLine(line)}`).join('');
+  }
+  yield written ? '\n' : '_No lines were captured._\n';
 }

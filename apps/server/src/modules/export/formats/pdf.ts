@@ -129,7 +129,7 @@ class PdfWriter {
       ['Date', doc.started],
       ...(doc.duration ? [['Duration', doc.duration] as [string, string]] : []),
       ['Participants', doc.participants.join(', ') || 'none recorded'],
-      ['Lines', doc.lines.length.toLocaleString('en-US')],
+      ['Lines', doc.lineCount.toLocaleString('en-US')],
     ];
     for (const [label, value] of facts) {
       this.runs([{ text: `${label}: `, bold: true }, { text: value }], 10.5);
@@ -170,15 +170,18 @@ class PdfWriter {
   async transcript(signal: AbortSignal): Promise<void> {
     const { pdf, doc } = this;
     this.heading('Transcript', 15, 14);
-    if (!doc.lines.length) this.style('italic', 10, MUTED).text('No lines were captured.', { width: this.width });
-    for (let i = 0; i < doc.lines.length; i++) {
-      if (i % LINES_PER_SLICE === 0 && i) await this.breathe(signal);
-      const line = doc.lines[i]!;
-      this.style('bold', 9.5).text(`${line.speaker} `, MARGIN, undefined, { width: this.width, continued: true });
-      this.style('regular', 8.5, MUTED).text(`${line.clock}  `, { continued: true });
-      this.style('regular', 9.5).text(line.text || ' ');
-      pdf.moveDown(0.25);
+    let i = 0;
+    for await (const page of doc.lines) {
+      for (const line of page) {
+        if (i % LINES_PER_SLICE === 0 && i) await this.breathe(signal);
+        i += 1;
+        this.style('bold', 9.5).text(`${line.speaker} `, MARGIN, undefined, { width: this.width, continued: true });
+        this.style('regular', 8.5, MUTED).text(`${line.clock}  `, { continued: true });
+        this.style('regular', 9.5).text(line.text || ' ');
+        pdf.moveDown(0.25);
+      }
     }
+    if (!i) this.style('italic', 10, MUTED).text('No lines were captured.', { width: this.width });
   }
 
   /** Lets other requests run, and waits while the client has not read what was written. */

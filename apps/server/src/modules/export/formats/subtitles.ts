@@ -17,15 +17,28 @@ export interface Cue {
 /**
  * One cue per line: it starts when the line was spoken (from the meeting's start) and ends when the next
  * line starts, but never later than the time needed to read it; a line said at the same moment as the
- * next keeps its reading time (the cues overlap, as players allow).
+ * next keeps its reading time (the cues overlap, as players allow). A page of cues per page of lines,
+ * each line's cue given once the next line is known.
  */
-export function cues(lines: readonly ExportLine[]): Cue[] {
-  return lines.map((line, i) => {
+export async function* cues(pages: AsyncIterable<readonly ExportLine[]>): AsyncGenerator<Cue[]> {
+  const cue = (line: ExportLine, next: number | undefined): Cue => {
     const reading = Math.min(MAX_CUE_MS, Math.max(MIN_CUE_MS, LEAD_MS + line.text.length * MS_PER_CHAR));
-    const next = lines[i + 1]?.offsetMs;
     const endMs = next !== undefined && next > line.offsetMs ? Math.min(next, line.offsetMs + reading) : line.offsetMs + reading;
     return { startMs: line.offsetMs, endMs, speaker: line.speaker, text: line.text };
-  });
+  };
+  let held: ExportLine | undefined;
+  for await (const page of pages) {
+    const lines = held ? [held, ...page] : [...page];
+    held = lines.pop();
+    yield lines.map((line, i) => cue(line, (lines[i + 1] ?? held)?.offsetMs));
+  }
+  if (held) yield [cue(held, undefined)];
+}
+
+/** Numbered cues, a blank line between two, written a page at a time. */
+async function* numbered(doc: ExportDocument, write: (cue: Cue, n: number) => string): AsyncGenerator<string> {
+  let n = 0;
+  for await (const page of cues(doc.lines)) yield page.map((cue) => `${n++ ? '\n' : ''}${write(cue, n)}`).join('');
 }
 
 /** HH:MM:SS followed by the separator and milliseconds; hours grow past 99 if a meeting ever does. */
@@ -41,10 +54,8 @@ function timestamp(ms: number, separator: ',' | '.'): string {
 const noArrow = (text: string) => text.replace(/-->/g, '→');
 
 /** SubRip: numbered cues from 1, `HH:MM:SS,mmm --> HH:MM:SS,mmm`, `Speaker: text`, a blank line after each. */
-export function toSrt(doc: ExportDocument): string {
-  return cues(doc.lines)
-    .map((cue, i) => `${i + 1}\n${timestamp(cue.startMs, ',')} --> ${timestamp(cue.endMs, ',')}\n${noArrow(`${cue.speaker}: ${cue.text}`)}\n`)
-    .join('\n');
+export function toSrt(doc: ExportDocument): AsyncGenerator<string> {
+  return numbered(doc, (cue, n) => `${n}\n${timestamp(cue.startMs, ',')} --> ${timestamp(cue.endMs, ',')}\n${noArrow(`${cue.speaker}: ${cue.text}`)}\n`);
 }
 
 /** Cue text may not hold `-->` and reads `&` and `<` as markup. */
@@ -54,12 +65,7 @@ const escapeVtt = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&
 const escapeVoice = (name: string) => name.replace(/&/g, '&amp;').replace(/>/g, '&gt;');
 
 /** WebVTT: the header, then numbered cues `HH:MM:SS.mmm --> HH:MM:SS.mmm` with a voice tag per speaker. */
-export function toVtt(doc: ExportDocument): string {
-  const header = `WEBVTT - ${noArrow(doc.title).replace(/\s+/g, ' ')}\n\n`;
-  return (
-    header +
-    cues(doc.lines)
-      .map((cue, i) => `${i + 1}\n${timestamp(cue.startMs, '.')} --> ${timestamp(cue.endMs, '.')}\n<v ${escapeVoice(cue.speaker)}>${escapeVtt(cue.text)}\n`)
-      .join('\n')
-  );
+export async function* toVtt(doc: ExportDocument): AsyncGenerator<string> {
+  yield `WEBVTT - ${noArrow(doc.title).replace(/\s+/g, ' ')}\n\n`;
+  yield* numbered(doc, (cue, n) => `${n}\n${timestamp(cue.startMs, '.')} --> ${timestamp(cue.endMs, '.')}\n<v ${escapeVoice(cue.speaker)}>${escapeVtt(cue.text)}\n`);
 }

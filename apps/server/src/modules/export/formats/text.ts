@@ -25,8 +25,11 @@ export function blocksToText(blocks: readonly Block[]): string[] {
   });
 }
 
-/** The meeting's facts, each summary's text and one `[hh:mm] Speaker: text` line per line spoken. */
-export function toText(doc: ExportDocument): string {
+/**
+ * The meeting's facts, each summary's text and one `[hh:mm] Speaker: text` line per line spoken, written
+ * a page of lines at a time.
+ */
+export async function* toText(doc: ExportDocument): AsyncGenerator<string> {
   const out = [doc.title, '='.repeat(Math.min(doc.title.length, 60)), ''];
   out.push(`Date: ${doc.started}`);
   if (doc.duration) out.push(`Duration: ${doc.duration}`);
@@ -42,7 +45,11 @@ export function toText(doc: ExportDocument): string {
     out.push('');
   }
   out.push('TRANSCRIPT', '');
-  for (const line of doc.lines) out.push(`[${line.clock}] ${line.speaker}: ${line.text}`);
-  if (!doc.lines.length) out.push('No lines were captured.');
-  return `${out.join('\n')}\n`;
+  yield `${out.join('\n')}\n`;
+  let written = 0;
+  for await (const page of doc.lines) {
+    written += page.length;
+    yield page.map((line) => `[${line.clock}] ${line.speaker}: ${line.text}\n`).join('');
+  }
+  if (!written) yield 'No lines were captured.\n';
 }
