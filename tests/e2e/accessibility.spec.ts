@@ -1,4 +1,6 @@
-import { AxeBuilder } from '@axe-core/playwright';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { AxeResults } from 'axe-core';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { seedMeeting } from '../../apps/server/src/test/fixtures.js';
@@ -45,9 +47,16 @@ async function settled(page: Page): Promise<void> {
   await page.waitForTimeout(150);
 }
 
+/**
+ * axe-core's own browser build, evaluated in the page (as its Playwright wrapper does, so the app's
+ * script-src policy does not apply); the wrapper itself wants a newer Node than `engines` admits.
+ */
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
 /** axe-core's serious and critical findings on the page as it is now, one line each. */
 async function seriousViolations(page: Page, label: string): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).analyze();
+  await page.evaluate(AXE_SOURCE);
+  const results = await page.evaluate(() => (window as unknown as { axe: { run: () => Promise<AxeResults> } }).axe.run());
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .flatMap((v) => v.nodes.map((node) => `${label}: ${v.id} (${v.impact}) ${node.target.join(' ')} — ${node.failureSummary?.split('\n')[1]?.trim() ?? ''}`));
