@@ -30,6 +30,22 @@ export interface DatabaseOptions {
   migrate?: boolean;
 }
 
+/**
+ * PGlite runs no autovacuum, so without this its planner never learns how big a table is: a page of a
+ * long meeting then scans and sorts every later line (about 180 ms a page of a 50,000-line meeting
+ * against 4 ms with statistics; docs/performance.md, "Meeting size"). ANALYZE samples each table, so it
+ * stays cheap however much is stored.
+ */
+const PGLITE_ANALYZE_EVERY_MS = 10 * 60_000;
+
+function keepPlannerStatistics(pglite: PGlite): () => void {
+  const analyze = () => void pglite.exec('ANALYZE').catch(() => {});
+  analyze();
+  const timer = setInterval(analyze, PGLITE_ANALYZE_EVERY_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
 /** Opens the database named by the config and brings its schema up to date. */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   let adapter: SqlMigrationAwareDriverAdapterFactory;
@@ -69,6 +85,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const prisma = new PrismaClient({ adapter });
     // On PostgreSQL a second adapter over the same pool; on PGlite over the same database.
     const hot = await adapter.connect();
+    const stopAnalyzing = pglite ? keepPlannerStatistics(pglite) : undefined;
     return {
       prisma,
       kind: pglite ? 'pglite' : 'postgres',
@@ -77,6 +94,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       hot,
       appliedMigrations,
       async close() {
+        stopAnalyzing?.();
         await prisma.$disconnect();
         await hot.dispose();
         await pool?.end();
