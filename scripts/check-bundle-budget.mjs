@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Initial JavaScript budget of the web app (issue 9 item 16): what a fresh load of /login and of /
+// Initial JavaScript budget of the web app (docs/performance.md): what a fresh load of /login and of /
 // downloads before it is interactive — the entry chunk, the chunk of the route's page, and everything
 // they import statically — must stay within BUDGET_BYTES gzip. Reads Vite's manifest, so it needs
 // `build.manifest: true`. Usage: node scripts/check-bundle-budget.mjs [outDir]  (default apps/web/dist)

@@ -17,7 +17,7 @@ import { createZip } from './src/packaging/zip.js';
 const root = path.dirname(fileURLToPath(import.meta.url));
 const dist = path.join(root, 'dist');
 const zipDir = path.join(root, 'dist-zip');
-/** Issue 14: the content script stays within 60 kB gzip. */
+/** The content script stays within 60 kB gzip (README, "Load the extension"). */
 const CONTENT_SCRIPT_BUDGET_BYTES = 60_000;
 
 /**

@@ -1,6 +1,6 @@
 /**
  * Benchmark (not a test): what the content script costs per caption mutation over a 3-hour meeting
- * (issue 14, item 7). Replays the committed QMSum meetings (looped until 3 hours of speech at 150 words
+ * Replays the committed QMSum meetings (looped until 3 hours of speech at 150 words
  * a minute) into a Meet-like caption region (capture-replay.ts), once in Chromium — the content
  * script's real engine — and once in jsdom. After every mutation it does what the content script's scan
  * does (read the blocks with dom.ts, update the CaptionTracker) and times it: no debounce, every mutation

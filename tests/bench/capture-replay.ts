@@ -1,5 +1,5 @@
 /**
- * The replay behind `npm run bench:capture` (issue 14, item 7), shared by its jsdom and Chromium runs:
+ * The replay behind `npm run bench:capture`, shared by its jsdom and Chromium runs:
  * blocks per speaker turn, text growing two words at a time and rewritten in place, misrecognised words
  * corrected, brief shrinks, long monologues cut, only the last four blocks kept.
  */

@@ -1,5 +1,5 @@
 /**
- * Live events across instances (issue 16, acceptance 3): what a transport adds between publishing an
+ * Live events across instances: what a transport adds between publishing an
  * event and its delivery, on the publishing instance (its own event comes back through the transport)
  * and on a second one, next to the in-process delivery of a single instance measured in the same run.
  * Two transports in this process stand for two instances (each has its own connections, as two

@@ -1,5 +1,5 @@
 /**
- * Ingest (issue 16, acceptance 1): `POST /v1/transcript/lines` in batches of 20 lines from 8 concurrent
+ * Ingest: `POST /v1/transcript/lines` in batches of 20 lines from 8 concurrent
  * clients, next to a raw multi-row INSERT of the same rows (pg, same database, same concurrency) measured
  * in the same run. Three workloads: new lines, the same batches re-sent (changes nothing), and every line
  * again with a newer revision. Target: new and re-sent ≥ 0.5 of the raw INSERT rate (in lines/s).

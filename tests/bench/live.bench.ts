@@ -1,5 +1,5 @@
 /**
- * Live delivery (issue 16, acceptance 2): N meetings, each with one subscriber of `meeting.onLines`
+ * Live delivery: N meetings, each with one subscriber of `meeting.onLines`
  * over SSE (an event-stream reader over node:http, signed in by header), each meeting receiving one
  * `POST /v1/transcript/lines` a second (posts spread evenly over the second). Measured: the time from
  * sending a post to its line arriving at the meeting's subscriber; p50 and p99 at 200 meetings
@@ -13,8 +13,8 @@
  * the server process), the CPU of the server, of its PostgreSQL backends and of this process, how many of
  * the server's database connections were busy, posts waiting for a socket of the agent, both processes'
  * event-loop delay and the load average.
- * Reference: before issue 16 (one emitter woke every subscriber, and each re-read its rows) p99 was
- * 17 ms at 50 posts/s and 47–75 ms at 200 posts/s on the same kind of machine (issue 16's text).
+ * Reference: before live events were fanned out per meeting (one emitter woke every subscriber, and each re-read its rows) p99 was
+ * 17 ms at 50 posts/s and 47–75 ms at 200 posts/s on the same kind of machine.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:http';

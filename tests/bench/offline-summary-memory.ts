@@ -1,5 +1,5 @@
 /**
- * Benchmark (not a test): time and memory of the offline summary engine on long meetings (issue 11:
+ * Benchmark (not a test): time and memory of the offline summary engine on long meetings (
  * a 10,000-line meeting used to run the heap out of memory). For 1k/5k/10k/20k lines of two kinds of
  * meeting, each in a fresh process whose heap is capped at HEAP_CAP_MB, it prints the time of the
  * default summary (and of every prompt with ALL=1), the growth of the process's peak resident memory

@@ -1,5 +1,5 @@
 /**
- * Benchmark (not a test): how fast a 10,000-line meeting opens in Chromium (issue 9, item 17).
+ * Benchmark (not a test): how fast a 10,000-line meeting opens in Chromium.
  * Starts the real server on a test database, ingests the meeting in batches of 500, opens it and
  * prints: navigation → first line painted, → every page loaded, transcript DOM size, frames over a
  * scripted scroll to the end, and JS heap. Target: first lines painted ≤ 1 s.

@@ -1,5 +1,5 @@
 /**
- * Reads (issue 16, acceptance 4): a whole 5,000-line meeting, the first page of a 10,000-line meeting and
+ * Reads: a whole 5,000-line meeting, the first page of a 10,000-line meeting and
  * the grouped list of 1,000 meetings, each next to a bare Fastify route serving the same JSON.
  *
  * The server runs in a child process (this file with `--serve`): the real app (buildApp, every hook and

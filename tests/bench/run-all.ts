@@ -1,5 +1,5 @@
 /**
- * The server benchmark suite (issue 16): runs every `tests/bench/*.bench.ts` one after another, each in
+ * The server benchmark suite: runs every `tests/bench/*.bench.ts` one after another, each in
  * its own process so one run's heap and caches do not colour the next, and prints their figures. Each
  * benchmark prints its figures next to the reference it is judged against, measured in the same run.
  *   npm run bench                 all of them

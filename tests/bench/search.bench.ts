@@ -1,5 +1,5 @@
 /**
- * Search (issue 15, acceptance 1): `GET /v1/search?q=` for a user with 1,000 meetings × 500 lines,
+ * Search: `GET /v1/search?q=` for a user with 1,000 meetings × 500 lines,
  * beside two other users' 250 meetings × 500 lines each (noise the ownership filter must skip). Target:
  * p99 ≤ 100 ms for every kind of query: a common word, a rare word, a phrase, a participant's name and
  * a misspelled name.

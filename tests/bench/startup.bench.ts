@@ -1,5 +1,5 @@
 /**
- * Benchmark (issue 16 item 5): how long the server takes from spawn to answering /healthz, and how much
+ * Benchmark: how long the server takes from spawn to answering /healthz, and how much
  * memory it holds once idle, on PostgreSQL (a fresh database, migrated by a first start) and on embedded
  * PGlite (a temporary DATA_DIR, created by a first start). The server runs as `npm start` and the Docker
  * image run it: apps/server's start script (the esbuild bundle, `node dist/main.js`), without npm in

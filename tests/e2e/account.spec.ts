@@ -41,7 +41,7 @@ describe('settings, changelog, payment pages and header', () => {
     }
   });
 
-  it('Summary tab: a premium user saves the defaults, lengths settled by spec §5; they persist after reload', async () => {
+  it('Summary tab: a premium user saves the defaults, lengths settled by product.md, Validation; they persist after reload', async () => {
     await web.app.signIn('deep@example.com');
     await makePremium(web.app, 'deep@example.com');
     const { context, page, token } = await openSignedIn(web.browser, web.app, { email: 'deep@example.com', path: '/settings?tab=summary' });
@@ -107,7 +107,7 @@ describe('settings, changelog, payment pages and header', () => {
     await context.close();
   });
 
-  it('payment pages: the spec texts and the way to the Account tab', async () => {
+  it('payment pages: the documented texts and the way to the Account tab', async () => {
     for (const [size, viewport] of [['1280', VIEWPORTS.desktop], ['390', VIEWPORTS.phone]] as const) {
       const { context, page } = await openSignedIn(web.browser, web.app, { email: 'pay@example.com', path: '/payment-failed', viewport });
       await page.getByRole('heading', { name: 'Payment Failed!' }).waitFor();

@@ -36,7 +36,7 @@ const panel = (page: Page) => page.getByTestId('summary-panel');
 const toast = (page: Page, text: string) => page.getByTestId('toast').filter({ hasText: text });
 const poll = <T>(fn: () => Promise<T> | T, timeout = 30_000) => expect.poll(fn, { timeout, interval: 100 });
 
-/** Shows an error toast and lets it clear (5 s, spec §8/§9). */
+/** Shows an error toast and lets it clear (5 s, product.md, Errors / Limits). */
 async function toastShownAndCleared(page: Page, text: string): Promise<void> {
   await toast(page, text).waitFor({ timeout: 30_000 });
   await toast(page, text).waitFor({ state: 'detached', timeout: TOAST_DURATION_MS + 3000 });
@@ -120,7 +120,7 @@ describe('summaries cite their lines (OpenAI-compatible LLM)', () => {
     }
   });
 
-  it('toasts an empty AI answer and a failed call as the spec says, for translation, a question and Regenerate', async () => {
+  it('toasts an empty AI answer and a failed call as documented, for translation, a question and Regenerate', async () => {
     const email = 'toasts@example.com';
     const token = await app.signIn(email);
     await makePremium(app, email);

@@ -140,7 +140,7 @@ describe('dashboard, meeting screen layout and 404', () => {
     }
   });
 
-  it('sizes the panels per spec at 1280 px, resizes by 10 % from the keyboard and keeps the layout', async () => {
+  it('sizes the panels as documented at 1280 px, resizes by 10 % from the keyboard and keeps the layout', async () => {
     const { context, page } = await openSignedIn(browser, app, { email: EMAIL, path: '/' });
     try {
       await page.locator('[data-panel]#dashboard').waitFor();

@@ -9,7 +9,7 @@ import type { TestApp } from '../../apps/server/src/test/app.js';
 import { EXTENSION_ID, launchWithExtension, signInThroughWebApp, startWebApp, type ExtensionBrowser } from './support/browser.js';
 
 /**
- * Issue 13 item 8 in Chromium with the built extension and the real server (embedded PGlite):
+ * Extension security in Chromium with the built extension and the real server (embedded PGlite):
  * - a page on another localhost origin can neither sign the extension in (with a serverOrigin of its
  *   choice or the real one) nor sign it out, before or after the real web app connected it;
  * - a lines batch answered 4xx is set aside and shown in the popup while later lines are delivered;

@@ -6,7 +6,7 @@ import type { MeetWindow, SayOptions } from '../fixtures/meet/fake-meet.js';
 import { launchWithExtension, signInThroughWebApp, webDist, type ExtensionBrowser } from './support/browser.js';
 
 /**
- * Capture fidelity (issue 14, item 4): slices of real meetings (QMSum) replayed as live captions through
+ * Capture fidelity: slices of real meetings (QMSum) replayed as live captions through
  * the fake Meet page in each DOM and behaviour variant Meet is known for, with the built extension in
  * Chromium. Every spoken turn must be stored at the server exactly once, under the right speaker, with
  * its exact text, in spoken order — including repeated short turns ("Mm-hmm.") and the user's own

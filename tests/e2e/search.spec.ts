@@ -37,7 +37,7 @@ async function seedFinished(app: TestApp, token: string, sessionId: string, titl
   return { key, ids: rows.map((r) => r.id) };
 }
 
-describe('search (issue 15, item 1): header field → ranked results → the line in its transcript', () => {
+describe('search: header field → ranked results → the line in its transcript', () => {
   const web = webAppAndBrowser();
   let long: { key: string; ids: string[] };
 

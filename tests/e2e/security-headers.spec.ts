@@ -34,7 +34,7 @@ async function watchViolations(context: BrowserContext): Promise<() => Promise<s
   };
 }
 
-describe('security headers in Chromium (issue 13, item 6)', () => {
+describe('security headers in Chromium', () => {
   let app: TestApp;
   let browser: Browser;
   beforeAll(async () => {

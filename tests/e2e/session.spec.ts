@@ -7,7 +7,7 @@ import { signInThroughWebApp, VIEWPORTS, webAppAndBrowser } from './support/brow
 /** Where the screenshots go (looked at by hand; not committed by this test). */
 const SHOTS = process.env.SESSION_SHOTS_DIR ?? '/tmp/auth-shots';
 
-describe('web session: cookies, not readable tokens (issue 13)', () => {
+describe('web session: cookies, not readable tokens', () => {
   const web = webAppAndBrowser();
 
   beforeAll(() => mkdir(SHOTS, { recursive: true }));

@@ -44,7 +44,7 @@ describe('Settings › General tab', () => {
     const recipients = page.getByLabel('Also send recaps to');
     await sendSummary.waitFor();
 
-    // Spec §3 defaults, nothing changed: Save disabled.
+    // product.md, Data defaults, nothing changed: Save disabled.
     expect(await sendSummary.isChecked()).toBe(true);
     expect(await sendNoSummary.isChecked()).toBe(false);
     expect(await save.isDisabled()).toBe(true);
@@ -59,7 +59,7 @@ describe('Settings › General tab', () => {
     await expect.poll(async () => await chips(page).allTextContents()).toEqual(['ana@team.org×', 'bo@team.org×']);
     expect(await recipients.inputValue()).toBe('not-an-address');
     expect(await page.getByText('Not an e-mail address: not-an-address').isVisible()).toBe(true);
-    // New chips are a valid change: invalid text beside them does not block Save (spec §5).
+    // New chips are a valid change: invalid text beside them does not block Save (product.md, Validation).
     expect(await save.isEnabled()).toBe(true);
     await recipients.fill('');
     await page.getByRole('button', { name: 'Remove ana@team.org' }).click();

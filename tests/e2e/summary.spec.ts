@@ -272,7 +272,7 @@ describe('summary panel with the offline engine', () => {
       await panelReady(page);
       expect(await optionLabels(page)).toEqual([...DEFAULT_LABELS, question]);
 
-      // The settings dialog: needs a summary to regenerate; the spec §5 length rules on leaving a field.
+      // The settings dialog: needs a summary to regenerate; product.md, Validation length rules on leaving a field.
       await promptPicker(page).selectOption({ label: 'Summary' });
       await panel(page).getByTestId('summary-text').waitFor({ timeout: 30_000 });
       await panel(page).getByRole('button', { name: 'Summary settings' }).click();

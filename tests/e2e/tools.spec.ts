@@ -109,7 +109,7 @@ async function summaryOf(page: Page): Promise<{ summary: string; metadata: strin
   return { summary: await summary.innerText(), metadata: await page.getByTestId('summary-metadata').innerText() };
 }
 
-/** Spec §5: the field is highlighted red (the error colour of the message under it) and marked invalid. */
+/** product.md, Validation: the field is highlighted red (the error colour of the message under it) and marked invalid. */
 async function expectRedField(field: Locator, message: Locator): Promise<void> {
   expect(await field.getAttribute('aria-invalid')).toBe('true');
   const [border, text] = await Promise.all([
@@ -351,7 +351,7 @@ describe('summarizer tools: landings, pages, validation, results and limits', ()
     const page = await publicPage(`/public/summarization?text=${encodeURIComponent(NOTES)}`);
     await errorAlert(page).waitFor();
     expect(await errorAlert(page).innerText()).toContain('Daily limit reached');
-    // Spec §8: the daily limit is also toasted (the toast area lies outside the page).
+    // product.md, Errors: the daily limit is also toasted (the toast area lies outside the page).
     expect(await page.getByRole('alert').filter({ hasText: 'Daily limit reached' }).count()).toBe(2);
     expect(await page.getByTestId('summary-html').count()).toBe(0);
     await page.close();

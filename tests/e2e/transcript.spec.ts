@@ -61,7 +61,7 @@ const marksOf = (page: Page, index: number) => message(page, index).getAttribute
 const texts = (page: Page) =>
   page.getByTestId('transcript-message').evaluateAll((nodes) => nodes.map((n) => n.querySelector('[data-testid="message-text"]')?.textContent ?? ''));
 
-describe('transcript of the meeting screen (issue 9: items 8 to 11)', () => {
+describe('transcript of the meeting screen', () => {
   let app: TestApp;
   let browser: Browser;
 
@@ -131,7 +131,7 @@ describe('transcript of the meeting screen (issue 9: items 8 to 11)', () => {
     const token = await app.signIn('filter@example.com');
     const { meetingKey, messages } = await seedMeeting(app, token, 'filter', LINES);
     await app.rest('PUT', `/v1/message/mark/${messages[4]!.key}`, { token, body: { marks: ['flagged'] } });
-    // A comment without the 'commented' mark still matches the commented filter (spec §5).
+    // A comment without the 'commented' mark still matches the commented filter (product.md, Validation).
     await app.rest('PUT', `/v1/message/comment/${messages[1]!.key}`, { token, body: { comment: 'Good news' } });
     const { page, context } = await openSignedIn(browser, app, { email: 'filter@example.com', path: `/${meetingKey}` });
     await message(page, 0).waitFor();

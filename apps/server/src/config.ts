@@ -120,7 +120,7 @@ export const configSchema = z.object({
   OPENAI_BASE_URL: optionalString.pipe(z.url().optional()),
   OPENAI_MODEL_BASIC: z.string().default('gpt-4o-mini'),
   OPENAI_MODEL_ADVANCED: z.string().default('gpt-4o'),
-  /** Prompt list of spec §9 the summary panel offers: `default` (10 prompt types) or `alternate` (4, with Deep Summary). */
+  /** Prompt list of product.md, Limits the summary panel offers: `default` (10 prompt types) or `alternate` (4, with Deep Summary). */
   SUMMARY_PROMPT_LIST: z.enum(['default', 'alternate']).default('default'),
   /** Context window (tokens) assumed for the model; longer transcripts are summarised in chunks. */
   LLM_CONTEXT_TOKENS: z.coerce.number().int().min(512).default(16000),

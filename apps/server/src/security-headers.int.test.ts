@@ -22,7 +22,7 @@ function directives(header: string | null): Map<string, string[]> {
   );
 }
 
-describe('security headers (issue 13, item 6)', () => {
+describe('security headers', () => {
   let app: TestApp;
   let webDist: string;
   let token: string;

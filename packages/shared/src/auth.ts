@@ -30,7 +30,7 @@ export const publicUserSchema = z.object({
 });
 export type PublicUser = z.infer<typeof publicUserSchema>;
 
-/** The spec's custom-token response: a long-lived token for the extension. */
+/** The documented custom-token response: a long-lived token for the extension. */
 export const extensionTokenOutputSchema = z.object({ token: z.string() });
 
 export const firebaseWebConfigSchema = z.object({

@@ -1,15 +1,15 @@
 import { z } from 'zod';
 import { paidPlanIdSchema } from './plans.js';
 
-/** GET /v1/subscription?planID= (spec §7): which plan to buy. */
+/** GET /v1/subscription?planID= (product.md, API): which plan to buy. */
 export const subscribeInputSchema = z.strictObject({ planID: paidPlanIdSchema });
 export type SubscribeInput = z.infer<typeof subscribeInputSchema>;
 
-/** A hosted Stripe page to open (Checkout, Customer Portal), or a text for the person (spec §8). */
+/** A hosted Stripe page to open (Checkout, Customer Portal), or a text for the person (product.md, Errors). */
 export const hostedPageAnswerSchema = z.union([z.object({ url: z.url() }), z.object({ error: z.string().min(1) })]);
 export type HostedPageAnswer = z.infer<typeof hostedPageAnswerSchema>;
 
-/** DELETE /v1/p/subscription (spec §7): 'Subscription cancelled', or a text for the person (spec §8). */
+/** DELETE /v1/p/subscription (product.md, API): 'Subscription cancelled', or a text for the person (product.md, Errors). */
 export const cancelSubscriptionAnswerSchema = z.union([
   z.object({ message: z.string().min(1) }),
   z.object({ error: z.string().min(1) }),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Change types the changelog shows; anything else is shown as a fix (spec §2). */
+/** Change types the changelog shows; anything else is shown as a fix (product.md, Screens). */
 export const CHANGE_TYPES = ['New', 'Improvement', 'Fix'] as const;
 export const changeTypeSchema = z.enum(CHANGE_TYPES);
 export type ChangeType = z.infer<typeof changeTypeSchema>;
@@ -31,7 +31,7 @@ export type ChangelogEntry = z.infer<typeof changelogEntrySchema>;
 /** Newest release first. */
 export const changelogSchema = z.array(changelogEntrySchema);
 
-/** How the page styles a change type it may not know (spec §2: anything else is a fix). */
+/** How the page styles a change type it may not know (product.md, Screens: anything else is a fix). */
 export function displayChangeType(type: string): ChangeType {
   return type === 'New' || type === 'Improvement' ? type : 'Fix';
 }

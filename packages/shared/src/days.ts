@@ -181,7 +181,7 @@ export function groupByDay<T>(items: readonly T[], dateOf: (item: T) => DateInpu
   return groups;
 }
 
-/** '(N meeting(s))' style count shown beside a day label (spec §2). */
+/** '(N meeting(s))' style count shown beside a day label (product.md, Screens). */
 export function meetingCountLabel(count: number): string {
   return `(${count} ${count === 1 ? 'meeting' : 'meetings'})`;
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** name@domain with a 2 to 6 letter ending (spec §5). */
+/** name@domain with a 2 to 6 letter ending (product.md, Validation). */
 const EMAIL_PATTERN = /^[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,6}$/;
 /** RFC 5321's limit on a whole address; longer strings are never valid. */
 export const EMAIL_MAX_LENGTH = 254;
@@ -11,7 +11,7 @@ export function isValidEmail(value: string): boolean {
   return value.length <= EMAIL_MAX_LENGTH && EMAIL_PATTERN.test(value);
 }
 
-/** Splits typed text on commas or whitespace (spec §5); valid entries become chips, in order, once each. */
+/** Splits typed text on commas or whitespace (product.md, Validation); valid entries become chips, in order, once each. */
 export function parseEmailList(text: string): { valid: string[]; invalid: string[] } {
   const valid: string[] = [];
   const invalid: string[] = [];

@@ -34,7 +34,7 @@ export function describeIssues(issues: readonly z.core.$ZodIssue[]): { path: str
 /**
  * The body of every REST error answer, as the OpenAPI document declares it (apps/server/src/openapi.ts
  * turns this schema into `components.schemas.ApiError`): `data` is always sent; `error` only by the
- * summarizer tools, which repeat the message there (spec §3, §8).
+ * summarizer tools, which repeat the message there (product.md, Data / Errors).
  */
 export const apiErrorResponseSchema = z
   .strictObject({

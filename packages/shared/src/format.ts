@@ -1,7 +1,7 @@
 import { meetingDurationMinutes } from './stats.js';
 import { isValidTimeZone, type DateInput } from './days.js';
 
-/** 'for N minutes' in whole minutes, or null when the meeting has no finish after its start (spec §9). */
+/** 'for N minutes' in whole minutes, or null when the meeting has no finish after its start (product.md, Limits). */
 export function formatMeetingDuration(startedAt: DateInput, finishedAt: DateInput | null): string | null {
   const minutes = meetingDurationMinutes(startedAt, finishedAt);
   if (minutes === null) return null;

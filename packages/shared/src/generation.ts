@@ -9,7 +9,7 @@ import { MIN_QUESTION_LENGTH } from './ui-messages.js';
 /** Longest custom question; a question, not a document. */
 export const MAX_CUSTOM_PROMPT_LENGTH = 1000;
 
-/** docId of a stored summary, as {summaryKey} in the paths of spec §7. */
+/** docId of a stored summary, as {summaryKey} in the paths of product.md, API. */
 export const summaryKeySchema = z.string().trim().min(1).max(100);
 
 const customPromptSchema = z

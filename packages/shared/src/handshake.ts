@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Handshake between the web app and the extension (spec §3 "Extension handshake message", §4 start-up).
+ * Handshake between the web app and the extension (product.md, Data "Extension handshake message", product.md, States start-up).
  * Both sides talk through window.postMessage on the web app's own origin; a content script of the
  * extension (the bridge) answers. Every message carries `mboxHandshake: true` so either side can ignore
  * unrelated window messages cheaply.

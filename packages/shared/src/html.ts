@@ -1,5 +1,5 @@
 /**
- * Output rules of summaries (spec §3): plain-text answers get their line breaks turned into <br>;
+ * Output rules of summaries (product.md, Data): plain-text answers get their line breaks turned into <br>;
  * in HTML answers consecutive duplicate <br> and <br> inside bullet lists are removed.
  * Pure string rules shared by the server (before storing) and the web app (before showing).
  * Sanitising is not done here: the server sanitises with an allow-list before it stores.

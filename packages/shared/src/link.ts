@@ -7,14 +7,14 @@ export type LinkCheck = { valid: true; url: string } | { valid: false; error: ty
 
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 
-/** True when the text names YouTube (spec §5: contains youtube.com or youtu.be). */
+/** True when the text names YouTube (product.md, Validation: contains youtube.com or youtu.be). */
 export function isYouTubeLink(link: string): boolean {
   const lower = link.toLowerCase();
   return lower.includes('youtube.com') || lower.includes('youtu.be');
 }
 
 /**
- * Link input rule (spec §5): https:// is assumed when no scheme is given, then the text must parse
+ * Link input rule (product.md, Validation): https:// is assumed when no scheme is given, then the text must parse
  * as a URL. Only web links are accepted: the server fetches them, so file: or other schemes are refused.
  */
 export function checkLink(input: string, options: { youtubeOnly?: boolean } = {}): LinkCheck {

@@ -8,7 +8,7 @@ export const MARKS = ['important', 'flagged', 'commented'] as const;
 export const markSchema = z.enum(MARKS);
 export type Mark = z.infer<typeof markSchema>;
 
-/** Meeting as the list and detail calls return it (spec §3). Times are epoch ms. */
+/** Meeting as the list and detail calls return it (product.md, Data). Times are epoch ms. */
 export const meetingSchema = z.object({
   key: z.string(),
   title: z.string(),

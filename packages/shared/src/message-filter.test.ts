@@ -4,7 +4,7 @@ import { isFilterActive, messageMatchesFilter, speakerOptions } from './message-
 
 const msg = (user: string, marks: Mark[] = [], comment = '') => ({ user, marks, comment });
 
-describe('messageMatchesFilter (spec §5)', () => {
+describe('messageMatchesFilter (product.md, Validation)', () => {
   it('shows every message when nothing is chosen', () => {
     const filter = { speakers: [], marks: [] };
     expect(isFilterActive(filter)).toBe(false);

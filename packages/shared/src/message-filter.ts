@@ -1,6 +1,6 @@
 import type { Mark, Message } from './meeting.js';
 
-/** What the transcript filter has chosen (spec §3: speaker filter items are user + avatar). */
+/** What the transcript filter has chosen (product.md, Data: speaker filter items are user + avatar). */
 export interface MessageFilter {
   speakers: readonly string[];
   marks: readonly Mark[];
@@ -13,7 +13,7 @@ export function isFilterActive(filter: MessageFilter): boolean {
 }
 
 /**
- * Spec §5: a message shows if its speaker or a mark matches; the chosen mark 'commented' also
+ * product.md, Validation: a message shows if its speaker or a mark matches; the chosen mark 'commented' also
  * matches messages with a comment. The choices are OR-ed, never AND-ed: picking Ana and 'important'
  * shows all of Ana's lines plus everyone's important ones.
  * An empty selection (nothing chosen) is no filter: every message shows. A reader who clears the

@@ -1,9 +1,9 @@
-/** Badges shown per meeting before the rest collapse into '+N' (spec §9). */
+/** Badges shown per meeting before the rest collapse into '+N' (product.md, Limits). */
 export const MAX_PARTICIPANT_BADGES = 5;
-/** Longest name shown on a badge before it is cut and '...' added (spec §9). */
+/** Longest name shown on a badge before it is cut and '...' added (product.md, Limits). */
 export const MAX_BADGE_NAME_LENGTH = 20;
 
-/** Participant names once each, in first-seen order, blanks dropped (spec §3: deduplicated for display). */
+/** Participant names once each, in first-seen order, blanks dropped (product.md, Data: deduplicated for display). */
 export function uniqueParticipants(names: readonly string[]): string[] {
   return [...new Set(names.map((name) => name.trim()).filter(Boolean))];
 }

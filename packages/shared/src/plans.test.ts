@@ -14,7 +14,7 @@ describe('buildPlans', () => {
     expect(plans.filter((p) => p.current)).toHaveLength(1);
   });
 
-  it('lists what Basic includes and excludes (spec §3)', () => {
+  it('lists what Basic includes and excludes (product.md, Data)', () => {
     const basic = findPlan('basic');
     expect(basic.features.filter((f) => f.included).map((f) => f.title)).toEqual([
       'Basic AI summaries',
@@ -29,7 +29,7 @@ describe('buildPlans', () => {
     ]);
   });
 
-  it('prices the premium plans per month with the features of spec §9', () => {
+  it('prices the premium plans per month with the features of product.md, Limits', () => {
     const pro = findPlan('pro');
     expect([pro.amountCents, pro.interval]).toEqual([799, 'month']);
     expect(pro.features.map((f) => f.title)).toEqual(

@@ -49,7 +49,7 @@ const feature = (title: string, included: boolean): PlanFeature =>
 const included = (title: string): PlanFeature => feature(title, true);
 const excluded = (title: string): PlanFeature => feature(title, false);
 
-/** The premium features every paid plan brings to the meeting assistant (spec §9). */
+/** The premium features every paid plan brings to the meeting assistant (product.md, Limits). */
 export const PREMIUM_DEFAULT_FEATURES: readonly string[] = [
   'Unlimited AI summaries per meeting',
   'Advanced transcription analysis',
@@ -57,7 +57,7 @@ export const PREMIUM_DEFAULT_FEATURES: readonly string[] = [
   ENCRYPTION_FEATURE,
 ];
 
-/** The free plan's text on the public pricing page (spec §9). */
+/** The free plan's text on the public pricing page (product.md, Limits). */
 export const PUBLIC_FREE_PLAN_FEATURES: readonly string[] = [
   'Up to 10 summaries per day',
   'Basic AI model',
@@ -71,7 +71,7 @@ const PLAN_CARDS: readonly Omit<Plan, 'current' | 'unavailable'>[] = [
     price: 'Free',
     amountCents: null,
     interval: null,
-    // Spec §3: what the fallback plan includes and excludes.
+    // product.md, Data: what the fallback plan includes and excludes.
     features: [
       included('Basic AI summaries'),
       included('Real-time transcription with speaker detection'),
@@ -127,7 +127,7 @@ export const CURRENT_PLAN_ACTION_TEXT = 'In use';
 
 /**
  * The plan cards with the given plan flagged current ('In use'); the Basic plan is the fallback.
- * The Enterprise card opens `enterpriseContactUrl` (spec §4: an external contact form) and is left
+ * The Enterprise card opens `enterpriseContactUrl` (product.md, States: an external contact form) and is left
  * out when the deployment has none: a card whose button leads nowhere sells nothing. `unavailable`
  * says why a paid plan cannot be bought on this server.
  */

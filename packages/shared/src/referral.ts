@@ -22,7 +22,7 @@ export type ReferralLink = z.infer<typeof referralLinkSchema>;
 export const referralAcceptSchema = z.object({ status: z.enum(['accepted', 'already-accepted']) });
 export type ReferralAccept = z.infer<typeof referralAcceptSchema>;
 
-/** The onboarding link that carries a referral code (spec §4: a code query parameter). */
+/** The onboarding link that carries a referral code (product.md, States: a code query parameter). */
 export function referralLink(origin: string, code: string): string {
   return `${origin.replace(/\/+$/, '')}/onboarding?code=${encodeURIComponent(code)}`;
 }

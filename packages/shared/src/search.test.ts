@@ -3,7 +3,7 @@ import { LANGUAGES } from './prompts/languages.js';
 import { SEARCH_CONFIGS, searchConfigForAcceptLanguage, searchConfigForLanguage, searchInputSchema } from './search.js';
 
 describe('search configuration of a meeting', () => {
-  it('maps every language of spec §9', () => {
+  it('maps every language of product.md, Limits', () => {
     for (const { code } of LANGUAGES) expect(SEARCH_CONFIGS[code], code).toBeDefined();
     expect(searchConfigForLanguage('de-DE')).toBe('german');
     expect(searchConfigForLanguage('pt_BR')).toBe('portuguese');

@@ -61,9 +61,9 @@ export const searchOutputSchema = z.object({
 export type SearchOutput = z.infer<typeof searchOutputSchema>;
 
 /**
- * Text-search configurations for the languages of spec §9, where PostgreSQL 15 and PGlite both ship one
+ * Text-search configurations for the languages of product.md, Limits, where PostgreSQL 15 and PGlite both ship one
  * (`select cfgname from pg_ts_config` lists the same 29 on both); every other language is indexed with
- * 'simple' (words lower-cased, no stemming). Keys are primary language subtags; 'ua' is the spec's
+ * 'simple' (words lower-cased, no stemming). Keys are primary language subtags; 'ua' is the documented
  * code for Ukrainian, 'uk' the browser's, and 'nb'/'nn' are the browser's Norwegian.
  */
 export const SEARCH_CONFIGS: Readonly<Record<string, string>> = {
@@ -104,7 +104,7 @@ export const SEARCH_CONFIGS: Readonly<Record<string, string>> = {
 /** What a meeting is indexed with when the browser names no language (the column's default). */
 export const DEFAULT_SEARCH_CONFIG = 'english';
 
-/** 'de-DE' → 'german', 'pt_BR' → 'portuguese', 'ja' → 'simple'; a language spec §9 lacks → 'simple'. */
+/** 'de-DE' → 'german', 'pt_BR' → 'portuguese', 'ja' → 'simple'; a language product.md, Limits lacks → 'simple'. */
 export function searchConfigForLanguage(tag: string): string {
   const primary = tag.trim().toLowerCase().split(/[-_]/)[0] ?? '';
   return SEARCH_CONFIGS[primary] ?? 'simple';

@@ -37,7 +37,7 @@ export const meetingStatsSchema = z.object({
 });
 export type MeetingStats = z.infer<typeof meetingStatsSchema>;
 
-/** Whole minutes a meeting lasted, or null when its finish is not after its start (spec §9). */
+/** Whole minutes a meeting lasted, or null when its finish is not after its start (product.md, Limits). */
 export function meetingDurationMinutes(startedAt: DateInput, finishedAt: DateInput | null): number | null {
   if (finishedAt === null) return null;
   const ms = +finishedAt - +startedAt;
@@ -54,7 +54,7 @@ export function toHoursMinutes(ms: number): HoursMinutes {
   return { hours: Math.floor(totalMinutes / 60), minutes: totalMinutes % 60 };
 }
 
-/** The dashboard figures of spec §9, plus meetings per week, with calendar boundaries in the zone. */
+/** The dashboard figures of product.md, Limits, plus meetings per week, with calendar boundaries in the zone. */
 export function computeMeetingStats(meetings: readonly StatsMeeting[], now: DateInput, timeZone: string): MeetingStats {
   const zone = isValidTimeZone(timeZone) ? timeZone : DEFAULT_TIME_ZONE;
   const inZone = { in: tz(zone) };

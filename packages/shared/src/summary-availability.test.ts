@@ -15,7 +15,7 @@ describe('canSummarize', () => {
 });
 
 describe('SUMMARY_UNAVAILABLE_MESSAGE', () => {
-  it('is the spec alert with both numbers', () => {
+  it('is the documented alert with both numbers', () => {
     expect(SUMMARY_UNAVAILABLE_MESSAGE).toBe(
       'To analyze the meeting and generate a summary the meeting should contain at least 5 replica from 2 different participations',
     );

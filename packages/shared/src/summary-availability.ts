@@ -1,9 +1,9 @@
-/** A meeting can be summarised once it has this many messages… (issue 3, point 3) */
+/** A meeting can be summarised once it has this many messages… (docs/product.md, Validation) */
 export const MIN_SUMMARY_MESSAGES = 5;
 /** …from at least this many different speakers. */
 export const MIN_SUMMARY_SPEAKERS = 2;
 
-/** The alert of spec §8, with both thresholds spelled out. */
+/** The alert of product.md, Errors, with both thresholds spelled out. */
 export const SUMMARY_UNAVAILABLE_MESSAGE = `To analyze the meeting and generate a summary the meeting should contain at least ${MIN_SUMMARY_MESSAGES} replica from ${MIN_SUMMARY_SPEAKERS} different participations`;
 
 /** True when a meeting's messages are enough to summarise it. */

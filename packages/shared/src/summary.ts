@@ -3,7 +3,7 @@ import { meetingIdSchema } from './meeting.js';
 import { languageCodeSchema } from './prompts/languages.js';
 import { promptKeySchema } from './prompts/types.js';
 
-/** Content type of a generated document (spec §3). */
+/** Content type of a generated document (product.md, Data). */
 export const CONTENT_TYPES = ['summary', 'transcription'] as const;
 export const contentTypeSchema = z.enum(CONTENT_TYPES);
 export type ContentType = z.infer<typeof contentTypeSchema>;
@@ -28,7 +28,7 @@ export const summaryCitationSchema = z.object({
 });
 export type SummaryCitation = z.infer<typeof summaryCitationSchema>;
 
-/** A generated summary of a meeting (spec §3). text is HTML. */
+/** A generated summary of a meeting (product.md, Data). text is HTML. */
 export const summarySchema = z.object({
   docId: z.string(),
   type: contentTypeSchema,
@@ -47,7 +47,7 @@ export type Summary = z.infer<typeof summarySchema>;
 export const summaryListInputSchema = z.strictObject({ id: meetingIdSchema });
 
 /**
- * Which prompt list of spec §9 the picker offers: the default one (Summary, Meeting goals, …) or the
+ * Which prompt list of product.md, Limits the picker offers: the default one (Summary, Meeting goals, …) or the
  * alternate one (Summary, Deep Summary, Main topics, Summary in 1 sentence). Chosen by the server.
  */
 export const PROMPT_LIST_NAMES = ['default', 'alternate'] as const;

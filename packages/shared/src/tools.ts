@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { PROMPT_KEYS, type PromptKey } from './prompts/types.js';
 
 /**
- * The summarizer tools of spec §2/§7: pasted text, a web link or a YouTube link, signed in
+ * The summarizer tools of product.md, Screens / API: pasted text, a web link or a YouTube link, signed in
  * (/v1/utils) or public (/v1/public/utils). Limits a user would expect, stated once here.
  */
 
@@ -12,7 +12,7 @@ export const SUMMARIZER_MAX_TEXT_CHARS = 50_000;
 export const SUMMARIZER_MIN_TEXT_CHARS = 80;
 /** Summaries a day for public visitors (per IP address) and Basic users (per account); premium is unlimited. */
 export const SUMMARIZER_DAILY_LIMIT = 10;
-/** Spec §3: the summary type of a summarization request when none is given. */
+/** product.md, Data: the summary type of a summarization request when none is given. */
 export const DEFAULT_TOOL_SUMMARY_KEY = 'c_summary' satisfies PromptKey;
 
 /** Prompt types a tool summary may use: every catalogue prompt but the meeting question. */
@@ -26,7 +26,7 @@ const textSchema = z
   .max(SUMMARIZER_MAX_TEXT_CHARS, `text must be at most ${SUMMARIZER_MAX_TEXT_CHARS} characters`);
 
 /**
- * Spec §3 "Summarization request": text or link (exactly one), params.summaryKey (default c_summary).
+ * product.md, Data "Summarization request": text or link (exactly one), params.summaryKey (default c_summary).
  * The link is checked by the server (linkSchema / youTubeLinkSchema of ./link.ts) so the error names it.
  */
 export const summarizeInputSchema = z
@@ -57,7 +57,7 @@ export const summarySourceSchema = z.object({
 });
 export type SummarySource = z.infer<typeof summarySourceSchema>;
 
-/** Spec §3: result.summary and result.metadata are HTML; source is the same metadata as data. */
+/** product.md, Data: result.summary and result.metadata are HTML; source is the same metadata as data. */
 export const summarizeResultSchema = z.object({
   summary: z.string(),
   metadata: z.string(),
@@ -65,14 +65,14 @@ export const summarizeResultSchema = z.object({
 });
 export type SummarizeResult = z.infer<typeof summarizeResultSchema>;
 
-/** Spec §7: `{ result }` on success, `{ error }` with a message a person can read otherwise. */
+/** product.md, API: `{ result }` on success, `{ error }` with a message a person can read otherwise. */
 export const summarizeOutputSchema = z.union([
   z.object({ result: summarizeResultSchema }),
   z.object({ error: z.string() }),
 ]);
 export type SummarizeOutput = z.infer<typeof summarizeOutputSchema>;
 
-/** Which summarizer: 'youtube' takes only YouTube links (spec §7: chosen when the link names YouTube). */
+/** Which summarizer: 'youtube' takes only YouTube links (product.md, API: chosen when the link names YouTube). */
 export const SUMMARIZER_MODES = ['summary', 'youtube'] as const;
 export const summarizerModeSchema = z.enum(SUMMARIZER_MODES);
 export type SummarizerMode = z.infer<typeof summarizerModeSchema>;

@@ -7,7 +7,7 @@ export { MEET_CODE_PATTERN };
 export const MAX_LINE_TEXT = 20_000;
 export const MAX_LINES_PER_BATCH = 500;
 
-/** The meeting a batch of lines belongs to (DESIGN.md: POST /v1/transcript/lines). */
+/** The meeting a batch of lines belongs to (POST /v1/transcript/lines, ARCHITECTURE.md). */
 export const ingestMeetingSchema = z.strictObject({
   /** One capture session of the extension: one tab in one call. */
   sessionId: z.string().trim().min(1).max(100),

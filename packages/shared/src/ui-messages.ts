@@ -1,4 +1,4 @@
-/** User-visible texts of spec §8 and the timings of spec §9, so the web app and server say the same. */
+/** User-visible texts of product.md, Errors and the timings of product.md, Limits, so the web app and server say the same. */
 
 /** Toast for a failed call (status 400 or above, or network failure). */
 export const ERROR_TOAST = 'Error occur. Try again later.';
@@ -23,7 +23,7 @@ export const AUTH_RETRY_LIMIT = 2;
 /** The assistant question's Ask button stays disabled below this many characters. */
 export const MIN_QUESTION_LENGTH = 6;
 
-/** The login button: the spec's text when it opens Google sign-in (Firebase mode)… */
+/** The login button: the documented text when it opens Google sign-in (Firebase mode)… */
 export const LOGIN_WITH_GOOGLE = 'Login with Google';
 /** …and what it does in local mode: signs in to a passwordless local account on this server. */
 export const LOGIN_LOCAL = 'Continue with local account';

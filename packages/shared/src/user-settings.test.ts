@@ -13,7 +13,7 @@ const issueOf = (body: unknown) => {
 };
 
 describe('USER_SETTINGS_DEFAULTS', () => {
-  it('hold the defaults of spec §3', () => {
+  it('hold the defaults of product.md, Data', () => {
     expect(userSettingsSchema.parse(USER_SETTINGS_DEFAULTS)).toEqual({
       sendNoSummary: false,
       sendSummary: true,

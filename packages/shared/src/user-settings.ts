@@ -16,7 +16,7 @@ export const SUMMARY_LENGTH_CEILING = 10_000;
 
 const translateToSchema = z.union([languageCodeSchema, z.literal('')]);
 
-/** GET /v1/user-settings (spec §3), plus the derived premium state and the user's time zone. */
+/** GET /v1/user-settings (product.md, Data), plus the derived premium state and the user's time zone. */
 export const userSettingsSchema = z.object({
   sendNoSummary: z.boolean(),
   sendSummary: z.boolean(),
@@ -26,7 +26,7 @@ export const userSettingsSchema = z.object({
   isPremium: z.boolean(),
   /** Epoch seconds; 0 when never premium. */
   premiumUntil: z.number().int(),
-  /** isPremium and premiumUntil in the future (spec §4). */
+  /** isPremium and premiumUntil in the future (product.md, States). */
   premiumActive: z.boolean(),
   defaultSummaryDepth: summaryDepthSchema,
   defaultMaxSummaryLength: z.number().int(),
@@ -54,7 +54,7 @@ export const USER_SETTINGS_DEFAULTS: UserSettings = {
   timezone: DEFAULT_TIME_ZONE,
 };
 
-/** Settings only premium users may change (spec §2 Summary tab, §6). */
+/** Settings only premium users may change (product.md, Screens Summary tab, product.md, Roles). */
 export const PREMIUM_SETTINGS_FIELDS = [
   'defaultSummaryDepth',
   'defaultMaxSummaryLength',

@@ -12,7 +12,7 @@ import type { Config } from '../../../apps/server/src/config.js';
 /** The built web app the test server serves; E2E_WEB_DIST lets parallel work build elsewhere. */
 export const webDist = process.env.E2E_WEB_DIST ?? path.join(repoRoot, 'apps/web/dist');
 
-/** Flags that keep Debian's Chromium quiet and offline (DESIGN.md). */
+/** Flags that keep Debian's Chromium quiet and offline (CONTRIBUTING.md). */
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
@@ -92,7 +92,7 @@ export async function signInThroughWebApp(context: BrowserContext, appUrl: strin
   return web;
 }
 
-/** Desktop and phone sizes the screens are checked at (issue 9: 1280, 1024 and 390 px). */
+/** Desktop and phone sizes the screens are checked at (1280, 1024 and 390 px). */
 export const VIEWPORTS = {
   desktop: { width: 1280, height: 800 },
   laptop: { width: 1024, height: 768 },

@@ -2,7 +2,7 @@ import { handshakeRequestSchema, type HandshakeReply } from '@mbox/shared';
 import type { BridgeMessage } from '../messages.js';
 
 /**
- * Handshake bridge on the web app's pages (spec §3/§4): answers the page's window.postMessage calls on
+ * Handshake bridge on the web app's pages (product.md, Data / States): answers the page's window.postMessage calls on
  * behalf of the service worker. Only messages the page posted to itself on its own origin count;
  * anything else (other frames, other origins, our own replies) is ignored.
  */
@@ -31,7 +31,7 @@ function onMessage(event: MessageEvent<unknown>): void {
       if (answer) reply(answer);
     },
     (error: unknown) => {
-      // Extension reloaded or updated under this page: say so for set-user; need-user stays silent (spec §4).
+      // Extension reloaded or updated under this page: say so for set-user; need-user stays silent (product.md, States).
       console.debug('[mbox] bridge cannot reach the extension', error);
       if (parsed.data.action === 'set-user') {
         reply({ mboxHandshake: true, action: 'set-user-ack', ok: false, error: 'extension unavailable, reload the page' });

@@ -1,5 +1,5 @@
 /**
- * Reading Meet's caption DOM (see /work/shared/research/meet-captions.md). Meet renames its obfuscated
+ * Reading Meet's caption DOM (docs/capture.md says how Meet's captions behave). Meet renames its obfuscated
  * classes without notice, so every lookup is a ranked list: current names first, then the secondary
  * classes and jsname values that survived past renames, then structure alone. Nothing here matches
  * on visible text or aria-labels, which change with the UI language.

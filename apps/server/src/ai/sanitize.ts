@@ -84,14 +84,14 @@ const MARKDOWN = /^\s{0,3}(#{1,6}\s|[-*+]\s+\S|\d+[.)]\s+\S)|\*\*[^*\n]+\*\*|__[
 
 /**
  * Models are asked for HTML, but smaller local ones often answer in Markdown anyway: such answers are
- * rendered as HTML instead of showing their `**` and `-` marks. Other plain text keeps the spec's rule.
+ * rendered as HTML instead of showing their `**` and `-` marks. Other plain text keeps the documented rule.
  */
 function markdownToHtml(answer: string): string {
   if (looksLikeHtml(answer) || !MARKDOWN.test(answer)) return answer;
   return marked.parse(answer, { async: false, gfm: true, breaks: true });
 }
 
-/** An LLM answer as stored: the output rules of spec §3, then the allow-list. */
+/** An LLM answer as stored: the output rules of product.md, Data, then the allow-list. */
 export function answerToSafeHtml(answer: string): string {
   return sanitizeSummaryHtml(formatSummaryAnswer(markdownToHtml(unfence(answer))));
 }

@@ -44,7 +44,7 @@ export class ProcedureResolver {
     return this.procedures.has(name);
   }
 
-  /** The REST routes that run a mutation behind GET (the spec's referral acceptance, checkout links). */
+  /** The REST routes that run a mutation behind GET (the documented referral acceptance, checkout links). */
   get mutationsBehindGet(): ProcedureInfo[] {
     return this.restRoutes.filter((route) => route.method === 'GET' && route.type === 'mutation');
   }

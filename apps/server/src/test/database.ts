@@ -19,7 +19,7 @@ async function reachable(url: string): Promise<boolean> {
 
 let serverUrl: Promise<string | null> | undefined;
 
-/** DESIGN.md's order of sources: TEST_DATABASE_URL, then the local PostgreSQL, then embedded PGlite. */
+/** The order of sources (CONTRIBUTING.md, "Set-up"): TEST_DATABASE_URL, then the local PostgreSQL, then embedded PGlite. */
 function pickServer(): Promise<string | null> {
   serverUrl ??= (async () => {
     if (process.env.TEST_DATABASE_URL) return process.env.TEST_DATABASE_URL;

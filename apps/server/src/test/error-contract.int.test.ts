@@ -115,7 +115,7 @@ describe('error contract', () => {
     const deep = await app.rest<{ message: string }>('PUT', '/v1/message/mark/x', { token: free, rawBody: '['.repeat(5000) + ']'.repeat(5000) });
     expectError(deep, 400, 'BAD_REQUEST', 'deep');
     expect(deep.body.message).toBe('Body is nested too deeply: at most 32 levels');
-    // An empty body still signs in the default local account (DESIGN.md).
+    // An empty body still signs in the default local account (docs/account-and-plans.md).
     expect((await app.rest('POST', '/v1/auth/login', { rawBody: '' })).status).toBe(200);
   });
 

@@ -9,7 +9,7 @@ const startedAt = Date.UTC(2026, 10, 20, 15, 0);
 const meeting = (sessionId: string, extra: object = {}) => ({ sessionId, meetCode: 'abc-defg-hij', startedAt, ...extra });
 const line = (extra: object = {}) => ({ captionId: 'c1', revision: 0, speaker: 'Ana', text: 'hello', spokenAt: startedAt, final: true, ...extra });
 
-describe('hostile input (issue 13, item 4)', () => {
+describe('hostile input', () => {
   let app: TestApp;
   let token: string;
   beforeAll(async () => {

@@ -8,7 +8,7 @@ import { seedMeeting } from './fixtures.js';
 /** Every character percent-encoded, as a client may legally send it. */
 const encodeAll = (text: string) => [...Buffer.from(text)].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join('');
 
-describe('tRPC batches and REST path parameters (issue 13, item 9)', () => {
+describe('tRPC batches and REST path parameters', () => {
   let app: TestApp;
   let token: string;
   beforeAll(async () => {

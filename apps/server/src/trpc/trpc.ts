@@ -29,7 +29,7 @@ const t = initTRPC
       };
       // Never leak internals of unexpected failures to the client.
       const message = internal ? 'Internal server error' : shape.message;
-      // The summarizer tools answer `{ error }` on failure (spec §3, §8), beside the common shape.
+      // The summarizer tools answer `{ error }` on failure (product.md, Data / Errors), beside the common shape.
       return { message, code: shape.code, data, ...(path?.startsWith('tools.') ? { error: message } : {}) };
     },
   });

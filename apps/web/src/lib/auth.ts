@@ -19,7 +19,7 @@ export interface AuthState {
 }
 
 export const USER_KEY = 'mbox.user';
-/** Spec §4: the local flag removed on logout (kept for parity with the original app). */
+/** product.md, States: the local flag removed on logout (kept for parity with the original app). */
 export const AUTHORIZED_FLAG = 'isUserAuthorized';
 /** Where older versions kept the session token: removed at start-up, it must not linger. */
 const LEGACY_TOKEN_KEY = 'mbox.token';

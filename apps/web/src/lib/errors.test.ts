@@ -5,7 +5,7 @@ import { apiError } from '../test/fake-trpc';
 import { ERROR_TEXT, classifyError, handleApiError, setUnauthorizedHandler, signInFailureMessage } from './errors';
 import { TOAST_DURATION_MS, toast, useToasts } from './toast';
 
-describe('classifyError (spec §8)', () => {
+describe('classifyError (product.md, Errors)', () => {
   it('logs the user out on 401', () => {
     expect(classifyError(apiError(401, 'UNAUTHORIZED'))).toEqual({ kind: 'logout' });
   });

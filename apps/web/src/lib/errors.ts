@@ -2,7 +2,7 @@ import { TRPCClientError } from '@trpc/client';
 import { DAILY_LIMIT_REACHED, DEFAULT_ERROR_MESSAGE, EMPTY_RESULT_ERROR, ERROR_TOAST } from '@mbox/shared/ui-messages';
 import { toast } from './toast';
 
-/** UI texts of spec §8. */
+/** UI texts of product.md, Errors. */
 export const ERROR_TEXT = {
   default: DEFAULT_ERROR_MESSAGE,
   request: ERROR_TOAST,
@@ -40,9 +40,9 @@ function serverMessage(error: unknown): string {
 }
 
 /**
- * The single mapping of a failed call to what the user sees (spec §8):
+ * The single mapping of a failed call to what the user sees (product.md, Errors):
  * - 401 logs out; 429 is 'Daily limit reached';
- * - an AI answer that came back empty (the server's 502 with the spec's text) says so, with 'or contact support';
+ * - an AI answer that came back empty (the server's 502 with the documented text) says so, with 'or contact support';
  * - a refusal with a reason (4xx: a feature that needs an AI model, a meeting too small, a premium
  *   feature, a missing meeting, invalid input) shows the server's reason, which says what to do;
  * - anything else that failed (5xx, network) is 'Error occur. Try again later.'
@@ -95,7 +95,7 @@ export function setUnauthorizedHandler(handler: () => void): void {
   onUnauthorized = handler;
 }
 
-/** Shows the outcome of a failed call; `silent` calls (spec §8: suppressible per call) only log. */
+/** Shows the outcome of a failed call; `silent` calls (product.md, Errors: suppressible per call) only log. */
 export function handleApiError(error: unknown, options: { silent?: boolean } = {}): void {
   const outcome = classifyError(error);
   if (outcome.kind === 'logout') {
@@ -106,7 +106,7 @@ export function handleApiError(error: unknown, options: { silent?: boolean } = {
   if (!options.silent) toast.error(outcome.message);
 }
 
-/** Spec §8: a custom prompt, translation or summary update that answered with nothing. */
+/** product.md, Errors: a custom prompt, translation or summary update that answered with nothing. */
 export function reportEmptyResult(): void {
   console.warn('[mbox] call answered with an empty result');
   toast.error(ERROR_TEXT.emptyResult);

@@ -26,7 +26,7 @@ async function getFirebaseAuth(config: FirebaseWebConfig): Promise<Auth> {
 }
 
 /**
- * Spec §4 sign-in: Google popup, then the ID token, which the server trades for its own session
+ * product.md, States sign-in: Google popup, then the ID token, which the server trades for its own session
  * (auth.firebaseSignIn). Firebase's own session is ended right after: it keeps a refresh token in
  * storage that page scripts can read, and the server's session cookies replace it.
  */

@@ -1,5 +1,5 @@
 /**
- * Web app ↔ extension handshake (spec §3/§4). The extension's bridge content script listens for
+ * Web app ↔ extension handshake (product.md, Data / States). The extension's bridge content script listens for
  * window messages on our origin: we ask whether it needs the user and, if so, hand it the user, an
  * extension token and our origin.
  */

@@ -46,7 +46,7 @@ describe('session refresh link', () => {
     expect([refreshes, failing.calls()]).toEqual([0, 1]);
   });
 
-  it('gives up after the spec’s 2 retries even when refreshes succeed', async () => {
+  it('gives up after the documented 2 retries even when refreshes succeed', async () => {
     const server = scripted([401, 401, 401, 'ok']);
     const client = createTRPCClient<AppRouter>({ links: [sessionRefreshLink(async () => true), server.link] });
     await expect(client.auth.me.query()).rejects.toBeInstanceOf(TRPCClientError);

@@ -12,7 +12,7 @@ import { trpc } from './trpc';
 export type SessionStatus = 'loading' | 'signed-out' | 'signed-in';
 
 export interface Session {
-  /** Spec §4: unknown at start-up, then signed out or signed in. */
+  /** product.md, States: unknown at start-up, then signed out or signed in. */
   status: SessionStatus;
   mode: AuthConfig['mode'] | null;
   user: AuthUser | null;
@@ -101,7 +101,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   // The server's view of the user.
   const me = trpc.auth.me.useQuery(undefined, { enabled: status === 'signed-in', staleTime: 60_000 });
 
-  // Spec §4: once signed in, ask the extension whether it needs the user, once per user and page load.
+  // product.md, States: once signed in, ask the extension whether it needs the user, once per user and page load.
   const { mutateAsync: fetchExtensionToken } = extensionToken;
   useEffect(() => {
     const account = me.data;
@@ -159,10 +159,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }
 
-/** Onboarding and premium state of the signed-in user, from the cached settings (spec §4). */
+/** Onboarding and premium state of the signed-in user, from the cached settings (product.md, States). */
 function useAccountState(enabled: boolean): { onboarded: boolean | null; premium: boolean } {
   const utils = trpc.useUtils();
-  // A 401 here logs the user out through the shared error handler (spec §3: authError).
+  // A 401 here logs the user out through the shared error handler (product.md, Data: authError).
   const settings = trpc.settings.get.useQuery(undefined, { enabled, staleTime: Infinity, meta: { silent: true } });
   const update = trpc.settings.update.useMutation({ meta: { silent: true } });
   const { mutate: saveSettings } = update;
@@ -185,7 +185,7 @@ function useAccountState(enabled: boolean): { onboarded: boolean | null; premium
 
   if (!enabled) return { onboarded: null, premium: false };
   if (settings.isPending) return { onboarded: null, premium: false };
-  // Spec §8: other settings failures are only logged; do not lock the user out of the app for them.
+  // product.md, Errors: other settings failures are only logged; do not lock the user out of the app for them.
   if (!settings.data) return { onboarded: true, premium: false };
   return {
     onboarded: settings.data.onboardingComplete,

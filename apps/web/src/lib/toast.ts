@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import { SUCCESS_TOAST_DURATION_MS, TOAST_DURATION_MS } from '@mbox/shared/ui-messages';
 
-/** Spec §8/§9: toasts clear after 5000 ms; success toasts 5 s by default. */
+/** product.md, Errors / Limits: toasts clear after 5000 ms; success toasts 5 s by default. */
 export { TOAST_DURATION_MS };
 
 export interface Toast {

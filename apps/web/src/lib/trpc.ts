@@ -21,11 +21,11 @@ export type ReactQueryOptions = inferReactQueryProcedureOptions<AppRouter>;
 
 export const trpc = createTRPCReact<AppRouter>();
 
-/** Spec §8/§9: a 401 is retried up to 2 times, each after a successful session refresh. */
+/** product.md, Errors / Limits: a 401 is retried up to 2 times, each after a successful session refresh. */
 export const UNAUTHORIZED_RETRIES = AUTH_RETRY_LIMIT;
 
 export interface QueryMeta extends Record<string, unknown> {
-  /** Spec §8: errors of this call are only logged, never toasted. */
+  /** product.md, Errors: errors of this call are only logged, never toasted. */
   silent?: boolean;
 }
 
@@ -50,7 +50,7 @@ export function createQueryClient(): QueryClient {
 }
 
 /**
- * Spec §8: a call answered 401 is retried after the session is refreshed, up to UNAUTHORIZED_RETRIES
+ * product.md, Errors: a call answered 401 is retried after the session is refreshed, up to UNAUTHORIZED_RETRIES
  * times; when the refresh fails the 401 stands (and signs the user out).
  */
 export function sessionRefreshLink(refresh: () => Promise<boolean> = refreshSession): TRPCLink<AppRouter> {

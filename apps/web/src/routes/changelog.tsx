@@ -1,4 +1,4 @@
 import { ChangelogPage } from '../features/changelog/changelog-page';
 
-/** /changelog (spec §2): version history. */
+/** /changelog (product.md, Screens): version history. */
 export default ChangelogPage;

@@ -1,6 +1,6 @@
 import { Dashboard } from '../features/dashboard/dashboard';
 
-/** /dashboard: the statistics dashboard alone (spec §2). */
+/** /dashboard: the statistics dashboard alone (product.md, Screens). */
 export default function DashboardPage() {
   return (
     <div className="mx-auto w-full max-w-6xl p-4 sm:p-6">

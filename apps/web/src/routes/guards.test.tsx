@@ -31,7 +31,7 @@ const routes: RouteObject[] = [
 
 const where = () => screen.getByTestId('where').textContent;
 
-describe('route guards (spec §2)', () => {
+describe('route guards (product.md, Screens)', () => {
   it('sends an unauthenticated user to /login, keeping the page asked for: path and query', async () => {
     renderRoutes(routes, { path: '/settings?code=abc&x=1', session: fakeSession({ status: 'signed-out', user: null }) });
     expect(await screen.findByTestId('where')).toHaveProperty('textContent', 'login /login?redirect=%2Fsettings%3Fcode%3Dabc%26x%3D1');

@@ -48,7 +48,7 @@ export function RequireAuth() {
   return <Outlet />;
 }
 
-/** Spec §2: /login is only for users not logged in; a signed-in user goes to the redirect target, or /. */
+/** product.md, Screens: /login is only for users not logged in; a signed-in user goes to the redirect target, or /. */
 export function LoginOnly() {
   const session = useSession();
   const location = useLocation();

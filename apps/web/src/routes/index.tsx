@@ -28,7 +28,7 @@ const meeting = page(async () => {
   return screen;
 });
 
-/** The route table of spec §2. Named routes come before '/:id' so they never read as meeting ids. */
+/** The route table of product.md, Screens. Named routes come before '/:id' so they never read as meeting ids. */
 export const routes: RouteObject[] = [
   {
     // Render errors and failed chunk loads get a product page, never the router's developer screen.

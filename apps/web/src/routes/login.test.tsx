@@ -4,8 +4,8 @@ import { LOGIN_LOCAL, LOGIN_WITH_GOOGLE } from '@mbox/shared/ui-messages';
 import { fakeSession, renderRoutes } from '../test/render';
 import LoginPage from './login';
 
-describe('login screen (spec §2, §4)', () => {
-  it('shows the spec texts', async () => {
+describe('login screen (product.md, Screens / States)', () => {
+  it('shows the documented texts', async () => {
     renderRoutes([{ path: '/login', element: <LoginPage /> }], {
       path: '/login',
       session: fakeSession({ status: 'signed-out', user: null }),

@@ -1,7 +1,7 @@
 import { useParams } from 'react-router';
 import { MeetingScreen } from '../features/meetings/meeting-screen';
 
-/** Routes / and /:id (spec §2). */
+/** Routes / and /:id (product.md, Screens). */
 export default function MeetingsPage() {
   const { id } = useParams();
   return <MeetingScreen meetingId={id} />;

@@ -26,7 +26,7 @@ function ErrorScreen({ code, title, text }: { code?: string; title: string; text
   );
 }
 
-/** Any address the route table does not know (spec §2 has no such route; never the router's developer screen). */
+/** Any address the route table does not know (product.md, Screens has no such route; never the router's developer screen). */
 export default function NotFoundPage() {
   return <ErrorScreen code="404" title="Page not found" text="The page you are looking for does not exist or has moved." />;
 }

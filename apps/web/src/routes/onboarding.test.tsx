@@ -21,7 +21,7 @@ function setup(path: string) {
   return { fake, ...renderRoutes(routes, { path, fake }) };
 }
 
-describe('onboarding (spec §2, §4)', () => {
+describe('onboarding (product.md, Screens / States)', () => {
   it('walks the steps in order with next and back', async () => {
     setup('/onboarding');
     expect(await screen.findByText('Welcome to Mbox')).toBeTruthy();

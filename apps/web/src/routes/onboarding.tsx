@@ -5,7 +5,7 @@ import { toast } from '../lib/toast';
 import { trpc } from '../lib/trpc';
 import { redirectTarget } from './guards';
 
-/** Spec §2: the onboarding steps, in order. */
+/** product.md, Screens: the onboarding steps, in order. */
 export const ONBOARDING_STEPS = ['welcome', 'join-meeting', 'security', 'summary'] as const;
 type Step = (typeof ONBOARDING_STEPS)[number];
 
@@ -32,7 +32,7 @@ function isStep(value: string | undefined): value is Step {
   return ONBOARDING_STEPS.some((step) => step === value);
 }
 
-/** /onboarding and /onboarding/:step (spec §2, §4). */
+/** /onboarding and /onboarding/:step (product.md, Screens / States). */
 export default function OnboardingPage() {
   const params = useParams();
   const [search] = useSearchParams();

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 
-/** A plain page frame with the spec's page heading. */
+/** A plain page frame with the documented page heading. */
 export function Page({ title, children }: { title: string; children?: ReactNode }) {
   return (
     <div className="mx-auto w-full max-w-5xl p-6">

@@ -1,4 +1,4 @@
 import { PaymentFailedPage } from '../features/plans/payment-pages';
 
-/** /payment-failed (spec §2, text of spec §8). */
+/** /payment-failed (product.md, Screens, text of product.md, Errors). */
 export default PaymentFailedPage;

@@ -1,4 +1,4 @@
 import { PaymentSucceededPage } from '../features/plans/payment-pages';
 
-/** /payment-succeeded (spec §2). */
+/** /payment-succeeded (product.md, Screens). */
 export default PaymentSucceededPage;

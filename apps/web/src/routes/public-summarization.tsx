@@ -1,6 +1,6 @@
 import { SummarizerPage } from '../features/tools/summarizer-page';
 
-/** /public/summarization (spec §2): the public text and link summarizer. */
+/** /public/summarization (product.md, Screens): the public text and link summarizer. */
 export default function PublicSummarizationPage() {
   return <SummarizerPage kind="summary" base="/public" />;
 }

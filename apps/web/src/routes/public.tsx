@@ -1,6 +1,6 @@
 import { PublicLanding } from '../features/tools/public-landing';
 
-/** /public (spec §2): tools landing and pricing, no login. */
+/** /public (product.md, Screens): tools landing and pricing, no login. */
 export default function PublicPage() {
   return <PublicLanding />;
 }

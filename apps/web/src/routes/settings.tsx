@@ -1,4 +1,4 @@
 import { SettingsPage } from '../features/settings/settings-page';
 
-/** /settings (spec §2): tabs General, Summary, Account. */
+/** /settings (product.md, Screens): tabs General, Summary, Account. */
 export default SettingsPage;

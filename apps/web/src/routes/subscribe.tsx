@@ -1,4 +1,4 @@
 import { SubscribePage } from '../features/plans/subscribe-page';
 
-/** /subscribe (spec §2): plan choice. */
+/** /subscribe (product.md, Screens): plan choice. */
 export default SubscribePage;

@@ -1,6 +1,6 @@
 import { SummarizerPage } from '../features/tools/summarizer-page';
 
-/** /tools/summarization (spec §2): the internal text and link summarizer. */
+/** /tools/summarization (product.md, Screens): the internal text and link summarizer. */
 export default function ToolsSummarizationPage() {
   return <SummarizerPage kind="summary" base="/tools" />;
 }

@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { EXTENSION_INSTALL_URL } from '../lib/links';
 import { useSession } from '../lib/session';
 
-/** /uninstall (spec §2): the extension opens it when removed; it logs the user out and says goodbye. */
+/** /uninstall (product.md, Screens): the extension opens it when removed; it logs the user out and says goodbye. */
 export default function UninstallPage() {
   const session = useSession();
   const { logout, status } = session;

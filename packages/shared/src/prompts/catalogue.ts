@@ -28,7 +28,7 @@ export const PROMPTS: Readonly<Record<PromptKey, PromptDefinition>> = {
   c_summary: deepSummaryPrompt,
 };
 
-/** The default prompt list of spec §9, in picker order. */
+/** The default prompt list of product.md, Limits, in picker order. */
 export const DEFAULT_PROMPT_LIST: readonly PromptKey[] = [
   'summary',
   'goal',
@@ -42,7 +42,7 @@ export const DEFAULT_PROMPT_LIST: readonly PromptKey[] = [
   'sentiment',
 ];
 
-/** The alternate list of spec §9 (Summary, Deep Summary, Main topics, Summary in 1 sentence). */
+/** The alternate list of product.md, Limits (Summary, Deep Summary, Main topics, Summary in 1 sentence). */
 export const ALTERNATE_PROMPT_LIST: readonly PromptKey[] = ['summary', 'c_summary', 'topic', 'purpose'];
 
 export function getPrompt(key: PromptKey): PromptDefinition {

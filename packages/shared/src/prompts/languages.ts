@@ -6,7 +6,7 @@ export interface Language {
   flag: string;
 }
 
-/** The 29 languages of spec §9 with their codes (Ukrainian is "ua", as the spec spells it). */
+/** The 29 languages of product.md, Limits with their codes (Ukrainian is "ua", as docs/product.md spells it). */
 export const LANGUAGES = [
   { code: 'ar', name: 'Arabic', flag: '🇸🇦' },
   { code: 'bn', name: 'Bengali', flag: '🇧🇩' },
@@ -46,12 +46,12 @@ export const languageCodeSchema = z.enum(LANGUAGE_CODES, {
   error: () => `Unknown language code; expected one of ${LANGUAGE_CODES.join(', ')}`,
 });
 
-/** The original text of a summary is English: picking English shows the original (spec §4). */
+/** The original text of a summary is English: picking English shows the original (product.md, States). */
 export const ORIGINAL_LANGUAGE_CODE: LanguageCode = 'en';
 
 const PICK_LIST_FIRST: readonly LanguageCode[] = ['en', 'ua', 'fr', 'pl'];
 
-/** Languages in picker order: English, Ukrainian, French, Polish, then the rest as spec §9 lists them. */
+/** Languages in picker order: English, Ukrainian, French, Polish, then the rest as product.md, Limits lists them. */
 export const LANGUAGE_PICK_LIST: readonly Language[] = [
   ...PICK_LIST_FIRST.map((code) => LANGUAGES.find((l) => l.code === code)!),
   ...LANGUAGES.filter((l) => !PICK_LIST_FIRST.includes(l.code)),

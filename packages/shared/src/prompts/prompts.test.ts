@@ -17,7 +17,7 @@ import {
 } from '../index.js';
 
 describe('prompt catalogue', () => {
-  it('has the titles of spec §9 in both lists', () => {
+  it('has the titles of product.md, Limits in both lists', () => {
     expect(DEFAULT_PROMPT_LIST.map((k) => PROMPTS[k].title)).toEqual([
       'Summary',
       'Meeting goals',
@@ -60,7 +60,7 @@ describe('summary settings', () => {
     expect(summarySettingsSchema.parse({ depth: 'abstract' }).depth).toBe('abstract');
   });
 
-  it('enforces the length rules of spec §5', () => {
+  it('enforces the length rules of product.md, Validation', () => {
     expect(summarySettingsSchema.safeParse({ minLength: 50, maxLength: 0 }).success).toBe(true);
     expect(summarySettingsSchema.safeParse({ minLength: 100, maxLength: 100 }).success).toBe(true);
     expect(summarySettingsSchema.safeParse({ minLength: 0 }).success).toBe(false);
@@ -76,7 +76,7 @@ describe('summary settings', () => {
     expect(summarySettingsSchema.safeParse({ translateTo: 'xx' }).success).toBe(false);
   });
 
-  it('coerces UI inputs like spec §5', () => {
+  it('coerces UI inputs like product.md, Validation', () => {
     expect(coerceMinSummaryLength('abc')).toBe(50);
     expect(coerceMinSummaryLength(12.5)).toBe(50);
     expect(coerceMinSummaryLength(10)).toBe(50);

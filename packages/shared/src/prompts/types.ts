@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Every prompt key of spec §3; c_summary only appears in the alternate list. */
+/** Every prompt key of product.md, Data; c_summary only appears in the alternate list. */
 export const PROMPT_KEYS = [
   'summary',
   'goal',
@@ -28,7 +28,7 @@ export type PromptShape = 'prose' | 'list' | 'sentence';
 
 export interface PromptDefinition {
   key: PromptKey;
-  /** Label shown in the prompt picker (spec §9). */
+  /** Label shown in the prompt picker (product.md, Limits). */
   title: string;
   shape: PromptShape;
   /** What the model is asked to produce from the transcript, in plain words. */

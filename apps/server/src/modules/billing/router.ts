@@ -6,7 +6,7 @@ import { billingAccount, cancelSubscription, openBillingPortal, subscribe } from
 const tags = ['billing'];
 
 export const billingRouter = router({
-  // A mutation behind GET: the spec's call is GET /v1/subscription?planID=, and it creates a Checkout Session.
+  // A mutation behind GET: the documented call is GET /v1/subscription?planID=, and it creates a Checkout Session.
   subscribe: authedProcedure
     .meta({
       openapi: {
@@ -21,7 +21,7 @@ export const billingRouter = router({
     .output(hostedPageAnswerSchema)
     .mutation(({ ctx, input }) => subscribe(ctx.deps, ctx.user.id, input.planID)),
 
-  // A premium call like every /v1/p/ path (spec §6): a paying subscriber is premium until the period
+  // A premium call like every /v1/p/ path (product.md, Roles): a paying subscriber is premium until the period
   // ends, a past_due one too while Stripe retries the card.
   cancel: premiumProcedure
     .meta({

@@ -69,7 +69,7 @@ export function purchaseRefusal(config: Config, planId: PaidPlanId): string | nu
 }
 
 /**
- * GET /v1/subscription?planID= (spec §7): a Stripe Checkout Session for the plan, whose page the web
+ * GET /v1/subscription?planID= (product.md, API): a Stripe Checkout Session for the plan, whose page the web
  * app opens. Refused with a readable `{ error }` when payments are off, the plan has no price here, or
  * the user already pays for a plan (a second subscription would charge twice).
  */
@@ -110,7 +110,7 @@ export async function subscribe(deps: AppDeps, userId: string, planId: PaidPlanI
 }
 
 /**
- * DELETE /v1/p/subscription (spec §7): the paying subscription ends at its period's end; premium
+ * DELETE /v1/p/subscription (product.md, API): the paying subscription ends at its period's end; premium
  * stays until then. Asking again answers the same message.
  */
 export async function cancelSubscription(deps: AppDeps, userId: string): Promise<CancelSubscriptionAnswer> {

@@ -189,7 +189,7 @@ export async function listMeetings(
 }
 
 /**
- * The newest meetings grouped by day in the user's timezone (spec §7: grouped view), as the JSON text
+ * The newest meetings grouped by day in the user's timezone (product.md, API: grouped view), as the JSON text
  * of MeetingGroups. PostgreSQL writes each meeting's object, after its date and a tab, one per line; the
  * days come from the zone's one cached formatter (groupByDay), and the answer is put together around the
  * objects as they came: a 1,000-meeting list is neither parsed nor serialised again.
@@ -224,7 +224,7 @@ export async function listMeetingGroups(deps: AppDeps, user: { id: string; timez
 const messageOrder = [{ spokenAt: 'asc' as const }, { id: 'asc' as const }];
 
 /**
- * The whole meeting with every line: the export path (spec §7's REST answer) for readers that want it
+ * The whole meeting with every line: the export path (product.md, API's REST answer) for readers that want it
  * all at once, in one query. The web app reads pages (getMeetingMessages) instead.
  */
 export async function getMeeting(deps: AppDeps, userId: string, meetingId: string): Promise<MeetingDetail> {

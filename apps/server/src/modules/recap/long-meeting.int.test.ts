@@ -10,7 +10,7 @@ import { startSmtpServer, type TestSmtpServer } from '../../test/smtp-server.js'
 import { SUMMARY_ATTEMPTS } from './job.js';
 
 /**
- * Issue 11: summarising a 10,000-line meeting with the offline engine ran the heap out of memory, so
+ * Summarising a 10,000-line meeting with the offline engine ran the heap out of memory, so
  * the recap job died, was retried, and the server crash-looped. And whatever the engine does, a
  * summary that cannot be produced must not keep the recap job (and the server) failing.
  */

@@ -12,7 +12,7 @@ export const referralRouter = router({
     .output(referralLinkSchema)
     .query(({ ctx }) => getReferralLink(ctx.deps, ctx.user.id)),
 
-  // A mutation behind GET: the spec's call is GET /v1/referral/{code}, and it grants premium.
+  // A mutation behind GET: the documented call is GET /v1/referral/{code}, and it grants premium.
   accept: authedProcedure
     .meta({
       openapi: { method: 'GET', path: '/referral/{code}', tags, protect: true, summary: 'Accept a referral code: 30 days of premium' },

@@ -25,7 +25,7 @@ describe('user settings', () => {
   const put = (token: string | undefined, body: unknown) =>
     app.rest<UserSettings & ErrorBody>('PUT', '/v1/user-settings', { token, body });
 
-  it('answers every field with the defaults of spec §3', async () => {
+  it('answers every field with the defaults of product.md, Data', async () => {
     const response = await get(ana);
     expect(response.status).toBe(200);
     expect(response.body).toEqual(USER_SETTINGS_DEFAULTS);

@@ -11,7 +11,7 @@ export const AI_REFUSED = 'The AI service refused the request; the server admini
 /**
  * The API error of an AI engine failure (docs/ai.md, "Errors"). Upstream failures are not the
  * client's fault, so they are 5xx with a clear message, never the opaque 500. A rate-limited LLM
- * is 503, not 429: clients read every 429 as the user's own 'Daily limit reached' (spec §8).
+ * is 503, not 429: clients read every 429 as the user's own 'Daily limit reached' (product.md, Errors).
  */
 export function aiError(deps: AppDeps, error: unknown): unknown {
   if (error instanceof LlmNotConfiguredError) {

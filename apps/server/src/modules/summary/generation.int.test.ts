@@ -103,7 +103,7 @@ describe('AI generation calls with the offline engine', () => {
     expect(row.text).toBe(summary.text);
   });
 
-  it('refuses to generate while summaries are disabled, with the alert text of spec §8', async () => {
+  it('refuses to generate while summaries are disabled, with the alert text of product.md, Errors', async () => {
     const { meetingKey } = await seedMeeting(app, premium, 'tiny', small.slice(0, 3));
     const refused = await app.rest<ErrorBody>('POST', '/v1/prompts', { token: premium, body: { meetKey: meetingKey, promptKey: 'summary' } });
     expect(refused).toMatchObject({ status: 412, body: { code: 'PRECONDITION_FAILED', message: SUMMARY_UNAVAILABLE_MESSAGE } });

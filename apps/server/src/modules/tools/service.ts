@@ -66,7 +66,7 @@ export function formatDuration(seconds: number): string {
   return h > 0 ? `${h}:${two(m)}:${two(s)}` : `${m}:${two(s)}`;
 }
 
-/** The metadata line under a summary (spec §3: HTML): title, site and word count; for a video its length. */
+/** The metadata line under a summary (product.md, Data: HTML): title, site and word count; for a video its length. */
 export function metadataHtml(source: SummarySource, summarisedWords: number): string {
   const rows: [string, string][] = [];
   if (source.kind !== 'text') {

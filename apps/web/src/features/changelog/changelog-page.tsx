@@ -53,9 +53,9 @@ function Release({ entry }: { entry: ChangelogEntry }) {
   );
 }
 
-/** /changelog (spec §2): versions with dates and typed changes; spinner, then the list or 'Error: try again later'. */
+/** /changelog (product.md, Screens): versions with dates and typed changes; spinner, then the list or 'Error: try again later'. */
 export function ChangelogPage() {
-  // Spec §8: the page says the error itself, so no toast on top.
+  // product.md, Errors: the page says the error itself, so no toast on top.
   const changelog = trpc.changelog.list.useQuery(undefined, { staleTime: 5 * 60_000, meta: { silent: true } });
   return (
     <Page title="ChangeLog">

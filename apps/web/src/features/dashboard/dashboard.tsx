@@ -6,7 +6,7 @@ import { formatHoursMinutes } from './format';
 import { ChartFrame, MeetingsPerWeekChart } from './lazy-charts';
 import { TalkTimeChart } from './talk-time-chart';
 
-/** Spec §2/§9 statistics dashboard: loading indicator, then the figures and charts, or the empty state. */
+/** product.md, Screens / Limits statistics dashboard: loading indicator, then the figures and charts, or the empty state. */
 export function Dashboard() {
   const stats = trpc.stats.dashboard.useQuery();
 
@@ -59,7 +59,7 @@ function monthName(timeZone: string): string {
   return new Date().toLocaleDateString('en-US', { month: 'long', year: 'numeric', timeZone });
 }
 
-/** The figures of spec §9 as daisyUI stat cards in a grid, so they wrap on narrow panels instead of overflowing. */
+/** The figures of product.md, Limits as daisyUI stat cards in a grid, so they wrap on narrow panels instead of overflowing. */
 function StatCards({ stats }: { stats: MeetingStats }) {
   return (
     <div className="grid grid-cols-2 gap-3 lg:grid-cols-3">

@@ -8,7 +8,7 @@ import { Logo } from './logo';
 interface MenuItem {
   label: string;
   to: string;
-  /** Spec §2: an item may be premium-only; none currently is. */
+  /** product.md, Screens: an item may be premium-only; none currently is. */
   premiumOnly?: boolean;
   badge?: string;
 }
@@ -30,7 +30,7 @@ function ExternalItem({ label, href }: { label: string; href: string | null }) {
   );
 }
 
-/** Spec §2 'More' entries, shared by the desktop dropdown and the phone menu. */
+/** product.md, Screens 'More' entries, shared by the desktop dropdown and the phone menu. */
 function MoreItems() {
   const links = useDeploymentLinks();
   return (

@@ -44,7 +44,7 @@ function UtilsMenu() {
   );
 }
 
-/** Spec §2 public header: Utils menu, Premium badge, and 'MBox App' when logged in, otherwise 'Log in'. */
+/** product.md, Screens public header: Utils menu, Premium badge, and 'MBox App' when logged in, otherwise 'Log in'. */
 export function PublicLayout() {
   const session = useSession();
   const signedIn = session.status === 'signed-in';

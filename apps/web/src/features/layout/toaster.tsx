@@ -1,6 +1,6 @@
 import { dismissToast, useToasts } from '../../lib/toast';
 
-/** Spec §2: the toast area showing an error or a success message. */
+/** product.md, Screens: the toast area showing an error or a success message. */
 export function Toaster() {
   const toasts = useToasts();
   if (toasts.length === 0) return null;

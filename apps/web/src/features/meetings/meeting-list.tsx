@@ -7,7 +7,7 @@ import { MeetingsEmptyState } from './empty-state';
 import { ParticipantBadges } from './participant-badges';
 import type { MeetingGroup } from './use-meetings';
 
-/** Spec §2: the first group is open by default, or the one holding the selected meeting. */
+/** product.md, Screens: the first group is open by default, or the one holding the selected meeting. */
 export function initiallyOpenDay(groups: readonly MeetingGroup[], selectedId: string | undefined): string | null {
   const holding = selectedId ? groups.find((g) => g.meetings.some((m) => m.key === selectedId)) : undefined;
   return (holding ?? groups[0])?.day ?? null;

@@ -85,7 +85,7 @@ function setup(path: string, detail: Record<string, { meet: Meeting; messages: M
 
 const groups = () => screen.findAllByTestId('meeting-group') as Promise<HTMLDetailsElement[]>;
 
-describe('meeting list grouping (spec §2)', () => {
+describe('meeting list grouping (product.md, Screens)', () => {
   it('groups by day, newest first, and opens the first group', async () => {
     setup('/');
     const [first, second] = await groups();
@@ -139,7 +139,7 @@ describe('meeting list grouping (spec §2)', () => {
   });
 });
 
-describe('transcript (spec §2, §4)', () => {
+describe('transcript (product.md, Screens / States)', () => {
   it('shows one not-found view for an unknown meeting: no panels, no failed calls, a way back', async () => {
     const { fake, router } = setup('/nope');
     expect(await screen.findByRole('heading', { name: 'Meeting not found' })).toBeTruthy();

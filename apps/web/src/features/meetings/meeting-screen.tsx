@@ -23,10 +23,10 @@ function PanelLoader() {
   );
 }
 
-/** Spec §2: the layout is saved under an auto-save id (debounced 100 ms by the library default). */
+/** product.md, Screens: the layout is saved under an auto-save id (debounced 100 ms by the library default). */
 export const MEETING_LAYOUT_ID = 'mbox-meeting-layout';
 
-/** Spec §9: a separator moves by 10 % per arrow key. */
+/** product.md, Limits: a separator moves by 10 % per arrow key. */
 export const KEYBOARD_STEP_PERCENT = 10;
 /** react-resizable-panels 4 moves a separator by a fixed 5 % per key and has no option for it. */
 const LIBRARY_KEYBOARD_STEP_PERCENT = 5;
@@ -107,7 +107,7 @@ function MeetingNotFound() {
   );
 }
 
-/** Spec §2 meeting screen: 'Last meetings' beside the dashboard (no id) or transcript + summary (id). */
+/** product.md, Screens meeting screen: 'Last meetings' beside the dashboard (no id) or transcript + summary (id). */
 export function MeetingScreen({ meetingId }: { meetingId: string | undefined }) {
   const navigate = useNavigate();
   const meetings = useMeetings();

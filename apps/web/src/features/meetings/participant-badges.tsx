@@ -1,6 +1,6 @@
 import { participantBadges } from '@mbox/shared/participants';
 
-/** Spec §9: 5 badges (names cut at 20 characters + '...'), the rest in '+N' with a tooltip. */
+/** product.md, Limits: 5 badges (names cut at 20 characters + '...'), the rest in '+N' with a tooltip. */
 export function ParticipantBadges({ users }: { users: readonly string[] }) {
   const { shown, hidden, more } = participantBadges(users);
   if (shown.length === 0) return null;

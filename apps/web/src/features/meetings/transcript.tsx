@@ -30,7 +30,7 @@ function TranscriptPlaceholder({ text }: { text: string }) {
   );
 }
 
-/** Spec §2 transcription panel: placeholders, loading dots, or the live chat of a meeting. */
+/** product.md, Screens transcription panel: placeholders, loading dots, or the live chat of a meeting. */
 export function TranscriptPanel({ meetingId }: { meetingId: string | undefined }) {
   if (!meetingId) return <TranscriptPlaceholder text={NO_ID_TEXT} />;
   // Keyed by id so live state, filters and edits never leak from one meeting into another.

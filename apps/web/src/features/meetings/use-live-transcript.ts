@@ -51,8 +51,8 @@ export function updateTranscript(
  *   and 'scroll to the end' need every line, and 10 requests of 1,000 lines cost under a second;
  * - lines streamed by meeting.onLines merge into the same cache, as do the answers of marks,
  *   comments and fixes, so one copy of each line exists and edits in flight survive live updates.
- * meeting.get stays the REST answer of spec §7; the web app never needs its one giant response.
- * Mount it keyed by meeting id: changing the id then resets it (spec §4).
+ * meeting.get stays the REST answer of product.md, API; the web app never needs its one giant response.
+ * Mount it keyed by meeting id: changing the id then resets it (product.md, States).
  */
 export function useLiveTranscript(meetingId: string, focusLine: string | null = null): TranscriptState {
   const utils = trpc.useUtils();
@@ -65,7 +65,7 @@ export function useLiveTranscript(meetingId: string, focusLine: string | null = 
     // The opening page; everything after it is merged into this cache with setQueryData.
     queryFn: async () =>
       cacheFromPage(await utils.client.meeting.messages.query({ id: meetingId, limit: MESSAGE_PAGE_FIRST_LIMIT })),
-    // Spec §8: load failures are only logged and show the missing placeholder.
+    // product.md, Errors: load failures are only logged and show the missing placeholder.
     meta: { silent: true },
     staleTime: Infinity,
     retry: false,

@@ -1,7 +1,7 @@
 import { MEETING_LIST_GROUPED_LIMIT, type MeetingGroups } from '@mbox/shared/meeting';
 import { trpc } from '../../lib/trpc';
 
-/** Spec §7: the grouped view asks for up to 1000 meetings. */
+/** product.md, API: the grouped view asks for up to 1000 meetings. */
 export const GROUPED_LIST_INPUT = { limit: MEETING_LIST_GROUPED_LIMIT };
 
 export type MeetingGroup = MeetingGroups['groups'][number];
@@ -30,11 +30,11 @@ export function useMeetings(): MeetingsState {
   return { status: list.isPending ? 'loading' : list.isError ? 'error' : 'ready', groups: list.data?.groups ?? [] };
 }
 
-/** Deletes a meeting; on success it leaves the cached list at once (spec §4). */
+/** Deletes a meeting; on success it leaves the cached list at once (product.md, States). */
 export function useDeleteMeeting(onDeleted: (id: string) => void) {
   const utils = trpc.useUtils();
   return trpc.meeting.delete.useMutation({
-    // Spec §8: no user-visible error for a failed deletion.
+    // product.md, Errors: no user-visible error for a failed deletion.
     meta: { silent: true },
     onSuccess: (_result, { id }) => {
       utils.meeting.grouped.setData(GROUPED_LIST_INPUT, (old) => old && withoutMeeting(old, id));

@@ -18,7 +18,7 @@ function opener(tab: ReturnType<typeof fakeTab> | null) {
   return { value, calls };
 }
 
-describe('openCheckout (spec §4: the payment page in a new tab)', () => {
+describe('openCheckout (product.md, States: the payment page in a new tab)', () => {
   it('opens the blank tab before the answer arrives, then sends it to the payment page', async () => {
     const tab = fakeTab();
     const { value, calls } = opener(tab);

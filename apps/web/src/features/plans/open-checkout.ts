@@ -1,4 +1,4 @@
-/** What GET /v1/subscription answers: the payment page's address, or a text to show (spec §7, §8). */
+/** What GET /v1/subscription answers: the payment page's address, or a text to show (product.md, API / Errors). */
 export type CheckoutAnswer = { url: string } | { error: string };
 
 /** The part of `window` the checkout needs (a parameter, so tests can hand in their own). */
@@ -10,7 +10,7 @@ export interface TabOpener {
 const PENDING_TAB_TEXT = 'Opening the secure payment page…';
 
 /**
- * Spec §4: the payment page opens in a new tab. Browsers only let a click open a tab synchronously,
+ * product.md, States: the payment page opens in a new tab. Browsers only let a click open a tab synchronously,
  * and the payment page's address arrives after a round trip — so the tab is opened blank during the
  * click and sent to the address once it is known. When the tab cannot be opened (popups blocked), the
  * current tab goes to the payment page instead. An error answer closes the blank tab and is returned

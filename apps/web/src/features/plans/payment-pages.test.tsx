@@ -44,7 +44,7 @@ describe('payment pages', () => {
     expect(reads).toBe(1);
   });
 
-  it('failed: the text of spec §8 and the way to the account', () => {
+  it('failed: the text of product.md, Errors and the way to the account', () => {
     renderRoutes([{ path: '/', element: <PaymentFailedPage /> }]);
     expect(screen.getByRole('heading', { name: 'Payment Failed!' })).toBeTruthy();
     expect(screen.getByText(PAYMENT_FAILED)).toBeTruthy();

@@ -5,7 +5,7 @@ import { trpc } from '../../lib/trpc';
 import { Page } from '../../routes/page';
 import { formatValidUntil } from './valid-until';
 
-/** Spec §2: both payment pages lead to the Account tab. */
+/** product.md, Screens: both payment pages lead to the Account tab. */
 const ACCOUNT_PATH = '/settings?tab=account';
 /** Stripe's webhook usually lands within seconds of the redirect; stop asking after about 30 s. */
 const PREMIUM_POLL_MS = 2000;
@@ -82,7 +82,7 @@ export function PaymentSucceededPage() {
   );
 }
 
-/** /payment-failed (spec §2, text of spec §8). */
+/** /payment-failed (product.md, Screens, text of product.md, Errors). */
 export function PaymentFailedPage() {
   return (
     <Page title="Payment Failed!">

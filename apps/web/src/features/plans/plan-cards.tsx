@@ -41,7 +41,7 @@ function PlanAction({
       </button>
     );
   }
-  // Spec §4: Enterprise is handled off-site, through an external contact form.
+  // product.md, States: Enterprise is handled off-site, through an external contact form.
   if (plan.contactUrl) {
     return (
       <a href={plan.contactUrl} target="_blank" rel="noopener noreferrer" className="btn btn-outline">
@@ -56,7 +56,7 @@ function PlanAction({
       </button>
     );
   }
-  // Spec §4: while one plan is being subscribed to, every plan button is busy. A plan this server cannot
+  // product.md, States: while one plan is being subscribed to, every plan button is busy. A plan this server cannot
   // sell is not clickable at all: the reason is shown above the cards, and no payment tab opens.
   const busy = busyPlanId !== null;
   return (
@@ -73,7 +73,7 @@ function PlanAction({
   );
 }
 
-/** The plan cards of spec §2/§3, shared by /subscribe and the Settings › Account tab. */
+/** The plan cards of product.md, Screens / Data, shared by /subscribe and the Settings › Account tab. */
 export function PlanCards({
   plans,
   busyPlanId,

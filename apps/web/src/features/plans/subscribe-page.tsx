@@ -1,7 +1,7 @@
 import { Page } from '../../routes/page';
 import { SubscribePlans } from './subscribe-plans';
 
-/** /subscribe (spec §2): plan choice. */
+/** /subscribe (product.md, Screens): plan choice. */
 export function SubscribePage() {
   return (
     <Page title="Choose Your Plan">

@@ -4,7 +4,7 @@ import { PlanCards } from './plan-cards';
 import { useCheckout } from './use-billing';
 
 /**
- * The plan cards with subscribing wired in (spec §4): shared by /subscribe and the Account tab of a
+ * The plan cards with subscribing wired in (product.md, States): shared by /subscribe and the Account tab of a
  * Basic user. An error answer (payments not configured, Stripe refused) is shown above the cards.
  */
 export function SubscribePlans() {

@@ -8,7 +8,7 @@ import { openCheckout } from './open-checkout';
 export type { BillingAccount };
 
 /**
- * Spec §8: a refused subscribe or cancel shows the server's own text. An answer with a status of 400
+ * product.md, Errors: a refused subscribe or cancel shows the server's own text. An answer with a status of 400
  * or above carries a message meant for the person (plan unknown, payments not configured, Stripe
  * unreachable) — except 401 (sign in again) and 500 (an unexpected failure, no message for anyone):
  * those, and a network failure, go through the one error mapping and answer null.
@@ -22,7 +22,7 @@ function textOfRefusal(error: unknown): string | null {
   return null;
 }
 
-/** Subscribing to a plan (spec §4): every plan button busy meanwhile, the payment page in a new tab. */
+/** Subscribing to a plan (product.md, States): every plan button busy meanwhile, the payment page in a new tab. */
 export function useCheckout() {
   const checkout = trpc.billing.subscribe.useMutation({ meta: { silent: true } });
   const [busyPlanId, setBusyPlanId] = useState<PaidPlanId | null>(null);
@@ -52,7 +52,7 @@ export function useBillingAccount() {
 
 export type CancelOutcome = { kind: 'message' | 'error'; text: string };
 
-/** Cancelling at period end (spec §4, §8): the answer's message or error is shown. */
+/** Cancelling at period end (product.md, States / Errors): the answer's message or error is shown. */
 export function useCancelSubscription() {
   const utils = trpc.useUtils();
   const cancel = trpc.billing.cancel.useMutation({ meta: { silent: true } });

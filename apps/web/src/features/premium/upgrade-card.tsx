@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 
 /**
- * Spec §2: what a non-premium user sees in place of a premium control. `compact` lays it out on one
+ * product.md, Screens: what a non-premium user sees in place of a premium control. `compact` lays it out on one
  * row, for a panel footer where the full card would take the room of the content.
  */
 export function UpgradeCard({

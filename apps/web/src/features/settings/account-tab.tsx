@@ -13,7 +13,7 @@ import { ConnectedExtensionsSection, SessionsSection } from './sessions-section'
 import { useUserSettings } from './use-user-settings';
 
 /**
- * Settings › Account tab (spec §2): the plan choice for Basic users, the premium account otherwise;
+ * Settings › Account tab (product.md, Screens): the plan choice for Basic users, the premium account otherwise;
  * then where the account is signed in and which extensions are connected, and the account's data
  * (download, delete).
  */
@@ -119,7 +119,7 @@ function BillingDetails({ account }: { account: BillingAccount }) {
   );
 }
 
-/** Spec §4/§8: confirm first, then show the answer's message or error. */
+/** product.md, States / Errors: confirm first, then show the answer's message or error. */
 function CancelSubscription({ cancel }: { cancel: ReturnType<typeof useCancelSubscription> }) {
   const dialog = useRef<HTMLDialogElement>(null);
 

@@ -11,7 +11,7 @@ describe('email settings form', () => {
       rest: 'nope, bad@host',
     });
     expect(addEmailChips([], '   ')).toEqual({ chips: [], rest: '' });
-    // The ending must be 2 to 6 letters (spec §5).
+    // The ending must be 2 to 6 letters (product.md, Validation).
     expect(addEmailChips([], 'a@b.c a@b.abcdefg a@b.museum').chips).toEqual(['a@b.museum']);
   });
 

@@ -7,7 +7,7 @@ export interface EmailSettingsForm {
   sendNoSummary: boolean;
   /** Typed text: addresses separated by commas or spaces. */
   redirectEmails: string;
-  /** Chips: valid addresses only (spec §5). */
+  /** Chips: valid addresses only (product.md, Validation). */
   whiteEmailList: string[];
   /** What is typed in the chip input and not yet turned into chips. */
   pendingEmail: string;
@@ -41,7 +41,7 @@ export function invalidEmailText(form: EmailSettingsForm): InvalidEmailText {
 }
 
 /**
- * Turns the valid addresses of typed text into chips (split on commas or whitespace, spec §5),
+ * Turns the valid addresses of typed text into chips (split on commas or whitespace, product.md, Validation),
  * skipping ones already there; invalid entries stay in the input so they can be fixed.
  */
 export function addEmailChips(chips: readonly string[], text: string): { chips: string[]; rest: string } {
@@ -64,7 +64,7 @@ export function emailFormErrors(form: EmailSettingsForm): EmailFormErrors {
 }
 
 /**
- * The update a save sends: the fields that differ from the cached settings (spec §4: e-mail settings
+ * The update a save sends: the fields that differ from the cached settings (product.md, States: e-mail settings
  * are saved only when something changed). Addresses are compared as the server stores them, and
  * valid addresses still typed in the chip input count as chips.
  */
@@ -78,7 +78,7 @@ export function emailFormChanges(settings: UserSettings, form: EmailSettingsForm
 }
 
 /**
- * Save is disabled only while a save runs or when nothing valid changed (spec §5): invalid text next to
+ * Save is disabled only while a save runs or when nothing valid changed (product.md, Validation): invalid text next to
  * a valid change does not block it; the save sends the valid entries and the invalid text stays.
  */
 export function canSaveEmailForm(settings: UserSettings, form: EmailSettingsForm, saving: boolean): boolean {

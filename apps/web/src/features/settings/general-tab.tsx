@@ -18,7 +18,7 @@ import {
 import { useUserSettings } from './use-user-settings';
 import { WebhooksSection } from './webhooks-section';
 
-/** Settings › General tab (spec §2): the e-mail recap options and the outgoing webhooks. */
+/** Settings › General tab (product.md, Screens): the e-mail recap options and the outgoing webhooks. */
 export default function GeneralTab() {
   const { settings, loading, saving, save } = useUserSettings();
   const utils = trpc.useUtils();

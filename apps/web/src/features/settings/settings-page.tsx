@@ -3,7 +3,7 @@ import { useSearchParams } from 'react-router';
 import { Page } from '../../routes/page';
 import { PageLoader } from '../../routes/guards';
 
-/** Spec §2: the Settings page's tabs, in order. The chosen tab lives in `?tab=` so it can be linked to. */
+/** product.md, Screens: the Settings page's tabs, in order. The chosen tab lives in `?tab=` so it can be linked to. */
 const TABS = [
   { id: 'general', label: 'General', Component: lazy(() => import('./general-tab')) },
   { id: 'summary', label: 'Summary', Component: lazy(() => import('./summary-tab')) },

@@ -22,7 +22,7 @@ export function formFromSettings(settings: UserSettings): SummaryDefaultsForm {
   };
 }
 
-/** The update 'Save settings' sends, with the length rules of spec §5 applied first. */
+/** The update 'Save settings' sends, with the length rules of product.md, Validation applied first. */
 export function toSettingsUpdate(form: SummaryDefaultsForm): UserSettingsUpdate {
   const settled = settleLengths(form);
   return {

@@ -8,7 +8,7 @@ import { fakeSession, renderRoutes } from '../../test/render';
 import { formFromSettings, toSettingsUpdate } from './summary-defaults-form';
 import SummaryTab from './summary-tab';
 
-describe('summary defaults form (spec §5)', () => {
+describe('summary defaults form (product.md, Validation)', () => {
   it('reads the stored defaults; a depth the picker does not offer shows as Standard', () => {
     expect(formFromSettings({ ...USER_SETTINGS_DEFAULTS, defaultSummaryDepth: 'abstract', defaultTranslateTo: 'ua' })).toEqual({
       depth: 'standard',

@@ -15,7 +15,7 @@ import { settleLengths } from '../summary/settings-form';
 import { formFromSettings, toSettingsUpdate, type SummaryDefaultsForm } from './summary-defaults-form';
 import { useUserSettings } from './use-user-settings';
 
-/** Settings › Summary tab (spec §2): the summary defaults, premium only (spec §6). */
+/** Settings › Summary tab (product.md, Screens): the summary defaults, premium only (product.md, Roles). */
 export default function SummaryTab() {
   const session = useSession();
   const { settings, loading, saving, save } = useUserSettings();
@@ -51,7 +51,7 @@ function SummaryDefaults({
   const translationAvailable = useTranslationAvailable();
   const [form, setForm] = useState<SummaryDefaultsForm>(() => formFromSettings(settings));
   const update = (patch: Partial<SummaryDefaultsForm>) => setForm((current) => ({ ...current, ...patch }));
-  // Spec §5: the lengths snap to their rules when an input is left.
+  // product.md, Validation: the lengths snap to their rules when an input is left.
   const settle = () => setForm((current) => settleLengths(current));
   const changed = Object.keys(changedSettings(settings, toSettingsUpdate(form))).length > 0;
   const minLength = Number(form.minLength) || SUMMARY_MIN_LENGTH;

@@ -10,18 +10,18 @@ export interface UserSettingsState {
   loading: boolean;
   /** The first fetch failed (logged only, as the session's read of the same query is). */
   failed: boolean;
-  /** True while an update is on its way: the form disables its fields meanwhile (spec §4). */
+  /** True while an update is on its way: the form disables its fields meanwhile (product.md, States). */
   saving: boolean;
   /**
    * Sends the fields of `next` that differ from the cached settings (nothing changed → no call,
    * answers null). On success the cache takes the saved settings and 'Settings updated' shows.
-   * A failed save is only logged (spec §8) and answers null.
+   * A failed save is only logged (product.md, Errors) and answers null.
    */
   save: (next: UserSettingsUpdate) => Promise<UserSettings | null>;
 }
 
 /**
- * The one settings cache of the web app (spec §4): fetched once (the same query the session reads the
+ * The one settings cache of the web app (product.md, States): fetched once (the same query the session reads the
  * premium and onboarding state from), replaced by the server's answer after a successful update.
  * Every settings tab reads and saves through this hook.
  */
@@ -43,7 +43,7 @@ export function useUserSettings(): UserSettingsState {
         toast.success(SETTINGS_UPDATED);
         return saved;
       } catch {
-        // Already logged by the shared handler (silent: spec §8 shows no error for a failed save).
+        // Already logged by the shared handler (silent: product.md, Errors shows no error for a failed save).
         return null;
       }
     },

@@ -2,7 +2,7 @@ import { TRANSLATION_NEEDS_MODEL } from '@mbox/shared/generation';
 import { LANGUAGE_PICK_LIST } from '@mbox/shared/prompts/index';
 import { trpc } from '../../lib/trpc';
 
-/** The language picker's entries (spec §9: 29 languages with flags, English, Ukrainian, French, Polish first). */
+/** The language picker's entries (product.md, Limits: 29 languages with flags, English, Ukrainian, French, Polish first). */
 export function LanguageOptions() {
   return LANGUAGE_PICK_LIST.map((l) => (
     <option key={l.code} value={l.code}>

@@ -19,7 +19,7 @@ function summary(extra: Partial<Summary>): Summary {
 }
 
 describe('prompt options', () => {
-  it('lists the default prompts of spec §9 in order, with their stored summaries', () => {
+  it('lists the default prompts of product.md, Limits in order, with their stored summaries', () => {
     const stored = summary({ docId: 'a', promptKey: 'decision', title: 'Key decisions' });
     const options = buildPromptOptions('default', [stored]);
     expect(options.map((o) => o.label)).toEqual([

@@ -24,7 +24,7 @@ export const PROMPT_LISTS: Readonly<Record<PromptListName, readonly PromptKey[]>
 export const customOptionId = (docId: string) => `custom:${docId}`;
 
 /**
- * Spec §9 / §4: the prompt list the server names, in order, each with its stored summary, then the
+ * product.md, Limits / States: the prompt list the server names, in order, each with its stored summary, then the
  * custom questions already asked (oldest first) labelled by their title.
  */
 export function buildPromptOptions(listName: PromptListName, summaries: readonly Summary[]): PromptOption[] {
@@ -58,7 +58,7 @@ export function withTranslation(list: SummaryList, docId: string, language: stri
   };
 }
 
-/** Whether an AI answer carries no readable text (spec §8: an empty result is an error). */
+/** Whether an AI answer carries no readable text (product.md, Errors: an empty result is an error). */
 export function isEmptyResult(html: string): boolean {
   return html.replace(/<[^>]*>/g, '').replace(/&nbsp;/g, ' ').trim() === '';
 }

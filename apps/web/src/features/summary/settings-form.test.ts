@@ -3,7 +3,7 @@ import { INITIAL_SETTINGS_FORM, settleLengths, toSummarySettings, type SettingsF
 
 const form = (extra: Partial<SettingsForm>): SettingsForm => ({ ...INITIAL_SETTINGS_FORM, lengthControl: true, ...extra });
 
-describe('summary settings form (spec §5)', () => {
+describe('summary settings form (product.md, Validation)', () => {
   it('starts from the UI defaults: standard depth, length control off, min 50, max 0', () => {
     expect(INITIAL_SETTINGS_FORM).toEqual({ lengthControl: false, depth: 'standard', minLength: '50', maxLength: '0' });
   });

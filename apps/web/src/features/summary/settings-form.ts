@@ -26,7 +26,7 @@ export const INITIAL_SETTINGS_FORM: SettingsForm = {
 };
 
 /**
- * Spec §5 applied when a length input is left: min snaps to the step and to at least 50 (a
+ * product.md, Validation applied when a length input is left: min snaps to the step and to at least 50 (a
  * non-integer falls back to 50); max snaps to the step and to at least min (a non-integer or 0
  * means no limit, 0). Also used by the Settings › Summary tab's default lengths.
  */

@@ -104,7 +104,7 @@ describe('summary panel', () => {
     expect((language as HTMLSelectElement).value).toBe('en');
   });
 
-  it('shows the unavailable alert of spec §8 and the upgrade card for Basic users', async () => {
+  it('shows the unavailable alert of product.md, Errors and the upgrade card for Basic users', async () => {
     setup({ summaries: [], summariesDisabled: true, promptList: 'default' });
     expect(await screen.findByText(SUMMARY_UNAVAILABLE_MESSAGE)).toBeTruthy();
     expect(screen.getByText('Premium Feature')).toBeTruthy();

@@ -19,7 +19,7 @@ import { useSummaryStream, type SummaryStream } from './use-summary-stream';
 const ASKING = 'custom:asking';
 
 /**
- * Spec §2 / §4 summary panel of the meeting screen; state resets when the meeting changes. `onCitation`
+ * product.md, Screens / States summary panel of the meeting screen; state resets when the meeting changes. `onCitation`
  * runs after a cited line was opened in the transcript.
  */
 export function SummaryPanel({ meetingId, onCitation }: { meetingId: string; onCitation?: () => void }) {
@@ -30,7 +30,7 @@ function SummaryWorkspace({ meetingId, onCitation }: { meetingId: string; onCita
   const { premium } = useSession();
   const translationAvailable = useTranslationAvailable();
   const utils = trpc.useUtils();
-  // Spec §8: a failed summary load is only logged and gives an empty view.
+  // product.md, Errors: a failed summary load is only logged and gives an empty view.
   const list = trpc.summary.list.useQuery({ id: meetingId }, { meta: { silent: true } });
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [language, setLanguage] = useState<LanguageCode>(ORIGINAL_LANGUAGE_CODE);
@@ -80,7 +80,7 @@ function SummaryWorkspace({ meetingId, onCitation }: { meetingId: string; onCita
     setSelectedId(id);
     setLanguage(ORIGINAL_LANGUAGE_CODE);
     const option = options.find((o) => o.id === id);
-    // Spec §4: choosing a type shows its summary, or generates it (ignored while summaries are disabled).
+    // product.md, States: choosing a type shows its summary, or generates it (ignored while summaries are disabled).
     if (option && !option.summary && option.promptKey !== 'custom') generate(option);
   };
 
@@ -95,7 +95,7 @@ function SummaryWorkspace({ meetingId, onCitation }: { meetingId: string; onCita
   const chooseLanguage = (code: LanguageCode) => {
     if (!summary) return;
     setLanguage(code);
-    // English is the original and a stored translation is reused: neither needs a call (spec §4).
+    // English is the original and a stored translation is reused: neither needs a call (product.md, States).
     if (code === ORIGINAL_LANGUAGE_CODE || summary.translations[code]) return;
     translate.mutate(
       { meetKey: meetingId, type: summary.type, summaryKey: summary.docId, languageKey: code },

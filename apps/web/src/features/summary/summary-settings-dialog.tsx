@@ -12,7 +12,7 @@ import { ModalBackdrop } from '../ui/modal-backdrop';
 type FieldErrors = Extract<SettingsResult, { ok: false }>['errors'];
 
 /**
- * Spec §2 summary settings dialog (premium): depth, and min/max length behind the length-control
+ * product.md, Screens summary settings dialog (premium): depth, and min/max length behind the length-control
  * toggle, applied by regenerating the shown summary (PUT /v1/p/prompts/{summaryKey}).
  */
 export function SummarySettingsDialog({

@@ -4,7 +4,7 @@ import { PlanFeatureText } from '../plans/plan-cards';
 import { CheckIcon } from './icons';
 import { ToolCards, ToolsHero } from './tools-landing';
 
-/** Spec §2: every Get Premium button of the public pricing goes through login to the plan choice. */
+/** product.md, Screens: every Get Premium button of the public pricing goes through login to the plan choice. */
 export const GET_PREMIUM_PATH = '/login?redirect=subscribe';
 
 interface PricingCard {
@@ -90,7 +90,7 @@ function Pricing() {
   );
 }
 
-/** /public (spec §2): the tools landing without login, plus pricing. */
+/** /public (product.md, Screens): the tools landing without login, plus pricing. */
 export function PublicLanding() {
   return (
     <div className="mx-auto w-full max-w-5xl px-4 py-8 sm:px-6 sm:py-12">

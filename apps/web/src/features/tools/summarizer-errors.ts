@@ -2,7 +2,7 @@ import { ERROR_TEXT, handleApiError, httpStatusOf } from '../../lib/errors';
 import { toast } from '../../lib/toast';
 
 /**
- * What the error alert of a summarizer page says (spec §8: the summarization error is shown in an
+ * What the error alert of a summarizer page says (product.md, Errors: the summarization error is shown in an
  * error alert): the server's own message for a refused request (it names the problem: too short,
  * not a YouTube link, page unreachable…), 'Daily limit reached' for a 429, and the generic text when
  * no answer arrived.
@@ -16,7 +16,7 @@ export function summarizerErrorMessage(error: unknown): string {
 
 /**
  * Reports a failed summarization through the app's single error mapping: a 401 signs out and a 429
- * toasts 'Daily limit reached' (spec §8); everything else is only logged, since the page's alert
+ * toasts 'Daily limit reached' (product.md, Errors); everything else is only logged, since the page's alert
  * already says it.
  */
 export function reportSummarizerError(error: unknown): void {
@@ -25,7 +25,7 @@ export function reportSummarizerError(error: unknown): void {
 
 /**
  * A refusal the server answered as data (`{ error }`, or the stream's `error` event, which carries
- * no status): the daily limit is toasted like a 429 would be (spec §8).
+ * no status): the daily limit is toasted like a 429 would be (product.md, Errors).
  */
 export function reportSummarizerRefusal(message: string): void {
   if (message === ERROR_TEXT.dailyLimit) toast.error(message);

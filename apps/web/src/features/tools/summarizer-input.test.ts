@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SUMMARIZER_MAX_TEXT_CHARS } from '@mbox/shared/tools';
 import { readSummarizerInput } from './summarizer-input';
 
-describe('summarizer input (spec §5 link inputs, §7 routing)', () => {
+describe('summarizer input (product.md, Validation link inputs, product.md, API routing)', () => {
   it('is empty until something is typed', () => {
     expect(readSummarizerInput('summary', { text: '  ', link: ' ' })).toEqual({ status: 'empty' });
     expect(readSummarizerInput('youtube', { text: '', link: '' })).toEqual({ status: 'empty' });

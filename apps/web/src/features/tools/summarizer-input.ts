@@ -12,21 +12,21 @@ export interface SummarizerRequest {
 }
 
 export type SummarizerInputState =
-  /** Nothing typed: Summarize disabled (spec §5). */
+  /** Nothing typed: Summarize disabled (product.md, Validation). */
   | { status: 'empty' }
-  /** A link that fails spec §5: its message is shown and the field turns red. */
+  /** A link that fails product.md, Validation: its message is shown and the field turns red. */
   | { status: 'invalid-link'; error: string }
   /** Pasted text longer than the server takes: it could never be sent. */
   | { status: 'too-long'; length: number }
   | { status: 'ready'; request: SummarizerRequest };
 
 /**
- * Spec §5 link inputs and spec §7 routing, as one pure rule: https:// is assumed without a scheme;
+ * product.md, Validation link inputs and product.md, API routing, as one pure rule: https:// is assumed without a scheme;
  * an unparsable link is 'Invalid link'; on the YouTube page a non-YouTube link is 'Invalid YouTube
  * link'; on the Summarizer page a YouTube link goes to the YouTube summarizer. A filled link wins over
  * text (only one of them is shown once one is filled).
  *
- * Spec §7 picks YouTube when the link "contains youtube or youtu.be"; the rule is applied to the host
+ * product.md, API picks YouTube when the link "contains youtube or youtu.be"; the rule is applied to the host
  * only, so an article whose path merely mentions YouTube is still summarised as a web page.
  */
 export function readSummarizerInput(kind: SummarizerKind, input: { text: string; link: string }): SummarizerInputState {

@@ -26,7 +26,7 @@ function renderPage(path: string) {
 
 const summarizeButton = () => screen.getByRole('button', { name: 'Summarize' });
 
-describe('summarizer page (spec §2, §5)', () => {
+describe('summarizer page (product.md, Screens / Validation)', () => {
   it('summarises ?text= on load and shows the summary as it is written, then the result', async () => {
     const { fake } = renderPage(`/public/summarization?text=${encodeURIComponent(ARTICLE)}`);
     expect(await screen.findByText('Summarizing...')).toBeTruthy();

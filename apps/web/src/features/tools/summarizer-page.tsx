@@ -11,7 +11,7 @@ const TEXT_ROWS = 5;
 const formatCount = (n: number) => n.toLocaleString('en-US');
 
 /**
- * Spec §2 Summarizer page, for the four routes: text or link (`kind: 'summary'`) or YouTube links
+ * product.md, Screens Summarizer page, for the four routes: text or link (`kind: 'summary'`) or YouTube links
  * only (`kind: 'youtube'`), signed in under /tools or public under /public. The `text` and `link`
  * query parameters fill the form and summarise on load.
  */
@@ -32,7 +32,7 @@ export function SummarizerPage({ kind, base }: { kind: SummarizerKind; base: Too
   const linkError = input.status === 'invalid-link' ? input.error : null;
   const textLength = text.trim().length;
 
-  // Spec §2: query parameters summarise on load, once (the first input state decides).
+  // product.md, Screens: query parameters summarise on load, once (the first input state decides).
   const autoRun = useRef(input.status === 'ready' ? input.request : null);
   useEffect(() => {
     if (autoRun.current) summarize(autoRun.current);

@@ -17,7 +17,7 @@ export const SUMMARY_HTML_CLASS = [
   '[&>*:first-child]:mt-0',
 ].join(' ');
 
-/** Spec §2: while loading, a skeleton and 'Summarizing...'; the summary's text shows as it is written. */
+/** product.md, Screens: while loading, a skeleton and 'Summarizing...'; the summary's text shows as it is written. */
 export function SummarizingCard({ source, written }: { source: SummarySource | null; written: string }) {
   return (
     <section className="card border border-base-300 bg-base-100" aria-busy="true">

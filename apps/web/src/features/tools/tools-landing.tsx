@@ -4,7 +4,7 @@ import { ArrowIcon, TextIcon, VideoIcon } from './icons';
 
 export type ToolsBase = '/tools' | '/public';
 
-/** The tools of spec §2, shared by the landing cards and the page headings. */
+/** The tools of product.md, Screens, shared by the landing cards and the page headings. */
 export const TOOLS = {
   summarization: {
     title: 'Summarizer',
@@ -24,7 +24,7 @@ export const TOOLS = {
 
 export type ToolSlug = keyof typeof TOOLS;
 
-/** Spec §2 tools landing: the Summarizer and YouTube cards, linking inside `base`. */
+/** product.md, Screens tools landing: the Summarizer and YouTube cards, linking inside `base`. */
 export function ToolCards({ base }: { base: ToolsBase }) {
   return (
     <ul className="grid gap-4 sm:grid-cols-2">
@@ -68,7 +68,7 @@ export function ToolsHero({ title, badge, children }: { title: string; badge?: s
   );
 }
 
-/** /tools (spec §2): AI Tools landing, marked New, with cards to the internal summarizers. */
+/** /tools (product.md, Screens): AI Tools landing, marked New, with cards to the internal summarizers. */
 export function ToolsLanding() {
   return (
     <div className="mx-auto w-full max-w-4xl px-4 py-8 sm:px-6 sm:py-10">

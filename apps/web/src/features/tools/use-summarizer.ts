@@ -5,12 +5,12 @@ import { trpc } from '../../lib/trpc';
 import { reportSummarizerError, reportSummarizerRefusal, summarizerErrorMessage } from './summarizer-errors';
 import type { SummarizerRequest } from './summarizer-input';
 
-/** Signed-in pages call /v1/utils, public pages /v1/public/utils (spec §7). */
+/** Signed-in pages call /v1/utils, public pages /v1/public/utils (product.md, API). */
 export type SummarizerAudience = 'tools' | 'public';
 
 export type SummarizerRun =
   | { status: 'idle' }
-  /** `written`: the summary's raw text so far (spec issue 10: it streams in as it is written). */
+  /** `written`: the summary's raw text so far (it streams in as it is written). */
   | { status: 'loading'; source: SummarySource | null; written: string }
   | { status: 'done'; result: SummarizeResult }
   | { status: 'error'; message: string };

@@ -68,7 +68,7 @@ function pick(line: Message, fields: EditableFields): EditableFields {
   return picked;
 }
 
-/** Shows an edit before the server confirms it (spec §4: optimistically, then saved). */
+/** Shows an edit before the server confirms it (product.md, States: optimistically, then saved). */
 export function applyEdit(cache: TranscriptCache, key: string, fields: EditableFields, token: number): TranscriptCache {
   const line = cache.messages.find((m) => m.key === key);
   if (!line) return cache;

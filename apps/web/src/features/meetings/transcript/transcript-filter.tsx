@@ -17,7 +17,7 @@ function toggled<T>(list: readonly T[], item: T): T[] {
   return list.includes(item) ? list.filter((x) => x !== item) : [...list, item];
 }
 
-/** Spec §2/§5: filter by speakers (with avatars) and marks; a line shows if its speaker or a mark matches. */
+/** product.md, Screens / Validation: filter by speakers (with avatars) and marks; a line shows if its speaker or a mark matches. */
 export function TranscriptFilter({
   filter,
   onChange,

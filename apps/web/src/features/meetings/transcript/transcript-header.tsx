@@ -3,7 +3,7 @@ import { formatMeetingDuration } from '@mbox/shared/format';
 import type { Meeting } from '@mbox/shared/meeting';
 import { ParticipantBadges } from '../participant-badges';
 
-/** Spec §2/§9: title, participant badges, 'for N minutes' (or Live while it runs), line counts. */
+/** product.md, Screens / Limits: title, participant badges, 'for N minutes' (or Live while it runs), line counts. */
 export function TranscriptHeader({
   meet,
   participants,

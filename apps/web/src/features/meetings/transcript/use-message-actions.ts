@@ -5,7 +5,7 @@ import { trpc } from '../../../lib/trpc';
 import { updateTranscript } from '../use-live-transcript';
 import { applyEdit, confirmEdit, mergeIntoCache, rollbackEdit, type EditableFields } from './transcript-cache';
 
-/** The mark set after toggling one mark: added if absent, removed if present (spec §4). */
+/** The mark set after toggling one mark: added if absent, removed if present (product.md, States). */
 export function toggleMark(marks: readonly Mark[], mark: Mark): Mark[] {
   return marks.includes(mark) ? marks.filter((m) => m !== mark) : [...marks, mark];
 }
