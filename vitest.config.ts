@@ -28,6 +28,9 @@ export default defineConfig({
         test: {
           name: 'integration',
           environment: 'node',
+          // These files mostly wait on PostgreSQL, servers and child processes: three at once, even on
+          // two cores (vitest's default is one fewer than the cores).
+          maxWorkers: 3,
           include: ['apps/**/src/**/*.int.test.ts', 'packages/**/src/**/*.int.test.ts', 'tests/integration/**/*.int.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
