@@ -23,7 +23,13 @@ const toast = (page: Page, text: string) => page.getByTestId('toast').filter({ h
 describe('settings, changelog, payment pages and header', () => {
   // 'Translate to' is offered only where an AI model is configured; no test here generates anything, so
   // the model's address is never called.
-  const web = webAppAndBrowser({ OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' });
+  // Support and Anonymous feedback show only where the deployment names their pages.
+  const web = webAppAndBrowser({
+    OPENAI_API_KEY: 'test-key',
+    OPENAI_BASE_URL: 'http://127.0.0.1:9/v1',
+    SUPPORT_URL: 'mailto:support@example.org',
+    FEEDBACK_URL: 'https://feedback.example.org/mbox',
+  });
 
   beforeAll(() => mkdir(SHOTS, { recursive: true }));
 
@@ -113,6 +119,8 @@ describe('settings, changelog, payment pages and header', () => {
       await page.getByRole('heading', { name: 'Payment Failed!' }).waitFor();
       expect(await page.getByText(PAYMENT_FAILED).count()).toBe(1);
       await shoot(page, `payment-failed-${size}`);
+      // The success page confirms a payment that made the account premium.
+      await makePremium(web.app, 'pay@example.com');
       await page.goto(`${web.app.url}/payment-succeeded`);
       await page.getByRole('heading', { name: 'Payment Successful!' }).waitFor();
       await shoot(page, `payment-succeeded-${size}`);

@@ -60,7 +60,7 @@ describe('summarizer page (product.md, Screens / Validation)', () => {
   it('shows only the filled one of text and link, and disables Summarize while empty', async () => {
     renderPage('/public/summarization');
     const text = await screen.findByPlaceholderText('Enter your text here...');
-    expect(text.getAttribute('rows')).toBe('5');
+    expect(text.getAttribute('rows')).toBe('12');
     expect(summarizeButton()).toHaveProperty('disabled', true);
 
     fireEvent.change(text, { target: { value: ARTICLE } });

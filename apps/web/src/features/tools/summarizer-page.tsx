@@ -6,8 +6,8 @@ import { readSummarizerInput, type SummarizerKind } from './summarizer-input';
 import { TOOLS, type ToolsBase } from './tools-landing';
 import { useSummarizer } from './use-summarizer';
 
-/** The box starts small and grows with the text (field-sizing), up to about half a screen. */
-const TEXT_ROWS = 5;
+/** The low end of the documented 12 to 15 rows (product.md, Screens): the result is scrolled into view below it. */
+const TEXT_ROWS = 12;
 const formatCount = (n: number) => n.toLocaleString('en-US');
 
 /**
@@ -86,7 +86,7 @@ export function SummarizerPage({ kind, base }: { kind: SummarizerKind; base: Too
                 placeholder="Enter your text here..."
                 aria-describedby={ids.count}
                 aria-invalid={input.status === 'too-long'}
-                className={`textarea field-sizing-content min-h-32 max-h-[50vh] w-full resize-y text-base leading-relaxed ${input.status === 'too-long' ? 'textarea-error' : ''}`}
+                className={`textarea w-full resize-y text-base leading-relaxed ${input.status === 'too-long' ? 'textarea-error' : ''}`}
               />
               <p id={ids.count} className="mt-1 flex justify-between gap-3 text-xs text-base-content/70">
                 <span>
