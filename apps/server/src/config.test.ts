@@ -65,3 +65,18 @@ describe('meeting size bounds', () => {
     expect(() => loadConfig({ MAX_MEETING_TEXT_BYTES: '3000000000' })).toThrow(/MAX_MEETING_TEXT_BYTES/);
   });
 });
+
+describe('FIREBASE_WEB_CONFIG', () => {
+  const web = { apiKey: 'k', authDomain: 'demo.firebaseapp.com', projectId: 'demo' };
+
+  it('is read as JSON once, at start', () => {
+    expect(loadConfig({ AUTH_MODE: 'firebase', FIREBASE_WEB_CONFIG: JSON.stringify(web) }).FIREBASE_WEB_CONFIG).toEqual(web);
+    expect(loadConfig({}).FIREBASE_WEB_CONFIG).toBeUndefined();
+  });
+
+  it('refuses a value that is no web config, and firebase mode without one, naming the setting', () => {
+    expect(() => loadConfig({ FIREBASE_WEB_CONFIG: '{apiKey: k}' })).toThrow(/FIREBASE_WEB_CONFIG must be the JSON of a Firebase web config/);
+    expect(() => loadConfig({ FIREBASE_WEB_CONFIG: JSON.stringify({ apiKey: 'k' }) })).toThrow(/FIREBASE_WEB_CONFIG must be the JSON/);
+    expect(() => loadConfig({ AUTH_MODE: 'firebase' })).toThrow(/FIREBASE_WEB_CONFIG: AUTH_MODE=firebase needs FIREBASE_WEB_CONFIG/);
+  });
+});

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
+import { firebaseWebConfigSchema } from '@mbox/shared';
 import { repoRoot } from './db/paths.js';
 
 const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
@@ -19,6 +20,23 @@ const commaList = (valid: (entry: string) => boolean, expected: string) =>
     }
     return entries;
   });
+
+/** The Firebase client's web config, read as JSON once at start rather than on every sign-in page load. */
+const firebaseWebConfig = z.preprocess(emptyAsUndefined, z.string().optional()).transform((value, ctx) => {
+  if (value === undefined) return undefined;
+  let json: unknown;
+  try {
+    json = JSON.parse(value);
+  } catch {
+    json = undefined;
+  }
+  const parsed = firebaseWebConfigSchema.safeParse(json);
+  if (!parsed.success) {
+    ctx.addIssue({ code: 'custom', message: 'FIREBASE_WEB_CONFIG must be the JSON of a Firebase web config, with apiKey, authDomain and projectId' });
+    return z.NEVER;
+  }
+  return parsed.data;
+});
 
 const WINDOW_MS = { s: 1000, m: 60_000, h: 3_600_000 } as const;
 
@@ -110,8 +128,8 @@ export const configSchema = z.object({
   /** Signs session JWTs; generated and stored in DATA_DIR when absent. */
   AUTH_SECRET: optionalString.pipe(z.string().min(32, 'AUTH_SECRET must be at least 32 characters').optional()),
   FIREBASE_PROJECT_ID: optionalString,
-  /** Web config for the Firebase client (JSON), handed to the web app. */
-  FIREBASE_WEB_CONFIG: optionalString,
+  /** Web config for the Firebase client (JSON), handed to the web app; required in firebase mode. */
+  FIREBASE_WEB_CONFIG: firebaseWebConfig,
 
   /** 32-byte key (base64) that wraps per-user data keys; generated and stored in DATA_DIR when absent. */
   ENCRYPTION_MASTER_KEY: optionalString,
@@ -260,6 +278,10 @@ export const configSchema = z.object({
   RATE_LIMIT_CHECKOUT: rateLimit('20/1h'),
   /** YouTube video look-ups (GET /v1/utils/youtube) per client address: each is a request to YouTube. */
   RATE_LIMIT_YOUTUBE_INFO: rateLimit('30/1m'),
+}).superRefine((config, ctx) => {
+  if (config.AUTH_MODE === 'firebase' && !config.FIREBASE_WEB_CONFIG) {
+    ctx.addIssue({ code: 'custom', path: ['FIREBASE_WEB_CONFIG'], message: 'AUTH_MODE=firebase needs FIREBASE_WEB_CONFIG: the web app signs in with it' });
+  }
 });
 
 export type Config = z.infer<typeof configSchema>;

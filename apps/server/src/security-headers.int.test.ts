@@ -89,7 +89,7 @@ describe('security headers', () => {
 
   it('allows what Google sign-in loads only in Firebase mode', async () => {
     const firebase = await startTestApp(
-      { AUTH_MODE: 'firebase', FIREBASE_WEB_CONFIG: JSON.stringify({ apiKey: 'k', authDomain: 'demo.firebaseapp.com', projectId: 'demo' }) },
+      { AUTH_MODE: 'firebase', FIREBASE_WEB_CONFIG: { apiKey: 'k', authDomain: 'demo.firebaseapp.com', projectId: 'demo' } },
       { webDist },
     );
     try {

@@ -2,7 +2,6 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
-import { firebaseWebConfigSchema } from '@mbox/shared';
 import type { Config } from './config.js';
 
 /**
@@ -42,13 +41,7 @@ type Directives = Record<string, string[]>;
  * the token endpoints, and the emulator in development and tests.
  */
 function firebaseSources(config: Config): { script: string[]; frame: string[]; connect: string[] } {
-  let authDomain: string[] = [];
-  try {
-    const parsed = firebaseWebConfigSchema.safeParse(JSON.parse(config.FIREBASE_WEB_CONFIG ?? '{}'));
-    if (parsed.success) authDomain = [`https://${parsed.data.authDomain}`];
-  } catch {
-    // Not JSON: sign-in fails anyway (auth.config says why); the policy just allows no auth frame.
-  }
+  const authDomain = config.FIREBASE_WEB_CONFIG ? [`https://${config.FIREBASE_WEB_CONFIG.authDomain}`] : [];
   const emulator = process.env.FIREBASE_AUTH_EMULATOR_HOST ? [`http://${process.env.FIREBASE_AUTH_EMULATOR_HOST}`] : [];
   return {
     script: ['https://apis.google.com'],

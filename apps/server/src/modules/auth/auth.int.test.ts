@@ -51,7 +51,11 @@ describe('local sign-in', () => {
   });
 
   it('refuses local sign-in in Firebase mode', async () => {
-    const firebase = await startTestApp({ AUTH_MODE: 'firebase', FIREBASE_PROJECT_ID: 'demo-mbox' });
+    const firebase = await startTestApp({
+      AUTH_MODE: 'firebase',
+      FIREBASE_PROJECT_ID: 'demo-mbox',
+      FIREBASE_WEB_CONFIG: { apiKey: 'k', authDomain: 'demo-mbox.firebaseapp.com', projectId: 'demo-mbox' },
+    });
     try {
       const response = await firebase.rest<{ message: string }>('POST', '/v1/auth/login');
       expect(response.status).toBe(403);

@@ -65,7 +65,7 @@ describe('Firebase sign-in (Auth emulator)', () => {
     app = await startTestApp({
       AUTH_MODE: 'firebase',
       FIREBASE_PROJECT_ID: emulator.projectId,
-      FIREBASE_WEB_CONFIG: JSON.stringify(webConfig(emulator.projectId)),
+      FIREBASE_WEB_CONFIG: webConfig(emulator.projectId),
     });
   }, 540_000);
 
@@ -150,7 +150,7 @@ describe('Firebase sign-in (Auth emulator)', () => {
     const other = await startTestApp({
       AUTH_MODE: 'firebase',
       FIREBASE_PROJECT_ID: 'demo-mbox-other',
-      FIREBASE_WEB_CONFIG: JSON.stringify(webConfig('demo-mbox-other')),
+      FIREBASE_WEB_CONFIG: webConfig('demo-mbox-other'),
     });
     try {
       expect((await other.rest('GET', '/v1/auth/me', { token: dee.idToken })).status).toBe(401);

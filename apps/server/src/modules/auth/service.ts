@@ -4,7 +4,6 @@ import type { App } from 'firebase-admin/app';
 import type { DecodedIdToken } from 'firebase-admin/auth';
 import {
   EXTENSION_TOKEN_PREFIX,
-  firebaseWebConfigSchema,
   type AuthConfig,
   type ExtensionTokenInfo,
   type PublicUser,
@@ -71,7 +70,8 @@ export function authConfig(deps: AppDeps): AuthConfig {
   const { config } = deps;
   const links = { support: config.SUPPORT_URL ?? null, feedback: config.FEEDBACK_URL ?? null };
   if (config.AUTH_MODE === 'local') return { mode: 'local', firebase: null, links };
-  const web = firebaseWebConfigSchema.parse(JSON.parse(config.FIREBASE_WEB_CONFIG ?? '{}'));
+  // Checked at start (config.ts): firebase mode has a valid web config.
+  const web = config.FIREBASE_WEB_CONFIG!;
   const emulator = process.env.FIREBASE_AUTH_EMULATOR_HOST;
   return { mode: 'firebase', firebase: emulator ? { ...web, emulatorUrl: `http://${emulator}` } : web, links };
 }
