@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SETTINGS_UPDATED, type UserSettings } from '@mbox/shared';
 import type { TestApp } from '../../apps/server/src/test/app.js';
-import { startWebhookReceiver, type WebhookReceiver } from '../../apps/server/src/modules/webhooks/test-receiver.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../../apps/server/src/test/webhook-receiver.js';
 import { startSmtpServer, type TestSmtpServer } from '../../apps/server/src/test/smtp-server.js';
 import { launchBrowser, openSignedIn, startWebApp, VIEWPORTS } from './support/browser.js';
 

@@ -6,7 +6,7 @@ import { startTestApp, type TestApp } from '../../test/app.js';
 import { makePremium } from '../../test/fixtures.js';
 import { SUMMARIZER_KIND } from '../ai-usage/service.js';
 import { startOpenAiTestServer, type OpenAiTestServer } from '../../test/openai-server.js';
-import { startFakeYouTube, startPageServer, type LocalServer } from './test-servers.js';
+import { startFakeYouTube, startPageServer, type LocalServer } from '../../test/page-servers.js';
 
 const TEXT = [
   'The library will extend its opening hours from next month and stay open until nine in the evening.',

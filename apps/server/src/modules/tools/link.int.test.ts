@@ -4,7 +4,7 @@ import { SUMMARIZER_MAX_TEXT_CHARS, SUMMARIZER_MIN_TEXT_CHARS, type SummarizeRes
 import { startTestApp, type TestApp } from '../../test/app.js';
 import { countWords } from './extract.js';
 import { LINK_REFUSED_ADDRESS, LINK_REFUSED_PORT, NOT_HTML, PAGE_TIMEOUT, TOO_MANY_REDIRECTS, fetchPage } from './fetch-page.js';
-import { ARTICLE_FIXTURES, readArticleFixture, startPageServer, type LocalServer } from './test-servers.js';
+import { ARTICLE_FIXTURES, readArticleFixture, startPageServer, type LocalServer } from '../../test/page-servers.js';
 
 interface ErrorBody {
   message: string;

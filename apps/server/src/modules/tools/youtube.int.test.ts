@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INVALID_YOUTUBE_LINK, type SummarizeResult, type YouTubeInfo } from '@mbox/shared';
 import { startTestApp, type TestApp } from '../../test/app.js';
-import { startFakeYouTube, type FakeVideo, type LocalServer } from './test-servers.js';
+import { startFakeYouTube, type FakeVideo, type LocalServer } from '../../test/page-servers.js';
 import { NO_CAPTIONS, VIDEO_UNAVAILABLE, youTubeVideoId } from './youtube.js';
 
 const TALK = 'aBcDeFgHi_1';

@@ -5,7 +5,7 @@ import { WEBHOOKS_PER_USER, type Webhook, type WebhookPayload } from '@mbox/shar
 import { startTestApp, type TestApp } from '../../test/app.js';
 import { seedMeeting, type SeedLine } from '../../test/fixtures.js';
 import { deliverWebhook, sealClearWebhookSecrets } from './service.js';
-import { startWebhookReceiver, type ReceivedRequest, type WebhookReceiver } from './test-receiver.js';
+import { startWebhookReceiver, type ReceivedRequest, type WebhookReceiver } from '../../test/webhook-receiver.js';
 
 type ErrorBody = { message: string; code: string; data: { field?: string; httpStatus: number } };
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { repoRoot } from '../../db/paths.js';
+import { repoRoot } from '../db/paths.js';
 
 /** Test-only HTTP servers for the summarizer: web pages (real and hostile) and a fake YouTube. */
 
