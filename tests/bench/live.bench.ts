@@ -221,7 +221,7 @@ async function runAt(served: Served, child: ChildProcess, pool: pg.Pool, meeting
   // Statistics as a running server has them: autovacuum analyzes a table within a minute of this many
   // new rows, and the cached plans are made again. Without them the planner, having seen Meeting nearly
   // empty, may keep a plan that finds a session's meeting by its user alone, reading every meeting of the
-  // bench's one user for each post (docs/performance.md, "Fifth pass").
+  // bench's one user for each post (docs/performance.md, "Ingest").
   await pool.query('ANALYZE');
   const sources: { close(): void }[] = [];
   for (let m = 0; m < meetings; m += 50) {
