@@ -230,7 +230,8 @@ function summaryNotes(c: Context, parts: readonly Segment[], minWords: number, m
         all.filter((x) => x.sentence.position < OPENING_SHARE && namesTheMeeting(x.sentence)),
         { minWords: OPENING_WORDS, maxWords: OPENING_WORDS, variant: c.variant, write },
       );
-  let anchorWords = anchors.reduce((n, note) => n + note.words, 0);
+  const openingWords = anchors.reduce((n, note) => n + note.words, 0);
+  let topicWords = 0;
   if (parts.length > 2 && c.a.totalWords >= ANCHORED_TURN_WORDS * c.a.turns.length) {
     for (const part of parts) {
       const ids = new Set(part.sentences.map((s) => s.id));
@@ -238,11 +239,12 @@ function summaryNotes(c: Context, parts: readonly Segment[], minWords: number, m
         all.filter((x) => ids.has(x.sentence.id) && !anchors.some((n) => n.sentence.id === x.sentence.id)),
         { minWords: 1, maxWords: 0, variant: c.variant, write },
       );
-      if (!best || anchorWords + best.words > ANCHOR_SHARE * minWords) continue;
+      if (!best || topicWords + best.words > ANCHOR_SHARE * minWords) continue;
       anchors.push(best);
-      anchorWords += best.words;
+      topicWords += best.words;
     }
   }
+  const anchorWords = openingWords + topicWords;
   const chosen = new Set(anchors.map((n) => n.sentence.id));
   const rest = pickNotes(
     all.filter((x) => !chosen.has(x.sentence.id) && anchors.every((n) => cosine(n.vector, x.vector) <= 0.5)),
@@ -266,7 +268,6 @@ function summarise(c: Context): Minutes {
   const leadWords = parts.reduce((n, p) => n + wordCount(p.label), 0) / Math.max(1, parts.length);
   const max = c.budget.maxWords > 0 ? documentCap(c, c.budget.maxWords) : 0;
   const target = documentCap(c, Math.max(20, c.budget.minWords - introWords - leadWords * Math.min(parts.length, 4)));
-  const notes = summaryNotes(c, parts, target, max > 0 ? max - introWords : 0);
   const build = (kept: readonly Note[]): Minutes => {
     const blocks: MinutesBlock[] = [paragraph({ text: intro, lines: [] })];
     const sections = parts.map((part) => ({ part, mine: kept.filter((n) => segmentOf.get(n.sentence.id) === part) })).filter((x) => x.mine.length > 0);
@@ -275,6 +276,11 @@ function summarise(c: Context): Minutes {
     else for (const { part, mine } of sections) blocks.push(heading(part.label), list(mine));
     return { blocks };
   };
+  const noteWords = max > 0 ? max - introWords : 0;
+  let notes = summaryNotes(c, parts, target, noteWords);
+  // The target allowed for a heading per topic; when the notes fall under fewer, the words they leave go to more notes.
+  const short = c.budget.minWords - minutesWords(build(notes));
+  if (short > 0) notes = summaryNotes(c, parts, documentCap(c, target + short), noteWords);
   return fitToMax(notes, build, max);
 }
 
