@@ -247,8 +247,8 @@ function summaryNotes(c: Context, parts: readonly Segment[], minWords: number, m
   const anchorWords = openingWords + topicWords;
   const chosen = new Set(anchors.map((n) => n.sentence.id));
   const rest = pickNotes(
-    all.filter((x) => !chosen.has(x.sentence.id) && anchors.every((n) => cosine(n.vector, x.vector) <= 0.5)),
-    { minWords: minWords - anchorWords, maxWords: maxWords > 0 ? Math.max(1, maxWords - anchorWords) : 0, variant: c.variant, write },
+    all.filter((x) => !chosen.has(x.sentence.id)),
+    { minWords: minWords - anchorWords, maxWords: maxWords > 0 ? Math.max(1, maxWords - anchorWords) : 0, variant: c.variant, write, taken: anchors },
   );
   return [...anchors, ...rest].sort(chronological);
 }

@@ -43,6 +43,8 @@ export interface PickOptions {
   variant?: number;
   /** Writes the point of a candidate; undefined drops it (nothing worth noting). */
   write: (c: Candidate) => MinutesItem | undefined;
+  /** Notes already taken elsewhere: the new ones should not repeat them either. */
+  taken?: readonly Note[];
 }
 
 /**
@@ -75,7 +77,7 @@ export function pickNotes(candidates: readonly Candidate[], options: PickOptions
     let bestValue = -Infinity;
     for (let i = 0; i < pool.length; i++) {
       const cand = pool[i]!;
-      const sim = chosen.reduce((m, c) => Math.max(m, cosine(c.vector, cand.vector)), 0);
+      const sim = [...(options.taken ?? []), ...chosen].reduce((m, c) => Math.max(m, cosine(c.vector, cand.vector)), 0);
       if (sim > redundancy) continue;
       const value = lambda * cand.score - (1 - lambda) * sim;
       if (value > bestValue) {
