@@ -237,7 +237,7 @@ function summaryNotes(c: Context, parts: readonly Segment[], minWords: number, m
       const ids = new Set(part.sentences.map((s) => s.id));
       const [best] = pickNotes(
         all.filter((x) => ids.has(x.sentence.id) && !anchors.some((n) => n.sentence.id === x.sentence.id)),
-        { minWords: 1, maxWords: 0, variant: c.variant, write },
+        { minWords: 1, maxWords: 0, variant: c.variant, write, taken: anchors },
       );
       if (!best || topicWords + best.words > ANCHOR_SHARE * minWords) continue;
       anchors.push(best);

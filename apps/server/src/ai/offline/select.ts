@@ -43,7 +43,7 @@ export interface PickOptions {
   variant?: number;
   /** Writes the point of a candidate; undefined drops it (nothing worth noting). */
   write: (c: Candidate) => MinutesItem | undefined;
-  /** Notes already taken elsewhere: the new ones should not repeat them either. */
+  /** Notes already taken elsewhere: the new ones should neither repeat nor resemble them. */
   taken?: readonly Note[];
 }
 
@@ -69,7 +69,7 @@ export function pickNotes(candidates: readonly Candidate[], options: PickOptions
     return item;
   };
   const chosen: Note[] = [];
-  const seen = new Set<string>();
+  const seen = new Set((options.taken ?? []).map((n) => n.text.toLowerCase()));
   const replies = new Set<number>();
   let total = 0;
   while (pool.length > 0 && total < options.minWords && chosen.length < (options.maxItems ?? Infinity)) {
