@@ -218,6 +218,21 @@ describe('notes a person would keep (QMSum fixtures)', () => {
     expect(Math.max(...lines)).toBeGreaterThan(education4.length / 2);
   });
 
+  it('the Summary of a hearing opens with what the meeting is and never lists the same note twice', () => {
+    // A chair's opening and a hearing of long turns whose villages each ask for something of the bus service.
+    const villages = ['Ashby', 'Brompton', 'Carlow', 'Dunmore', 'Elston', 'Farley', 'Glenby', 'Harwick', 'Ilford', 'Kelso', 'Linton', 'Marston'];
+    const needs = ['an evening bus to the hospital', 'cheaper bus fares for students', 'a Sunday bus to the market', 'more bus drivers on early shifts', 'a bus shelter by the school', 'a faster bus to the station'];
+    const need = (i: number) => `${villages[i % villages.length]} needs ${needs[i % needs.length]}, and the bus service there has lost riders since the fares rose.`;
+    const hearing = [
+      { speaker: 'Ruth', text: `Good morning. Welcome to the fourth meeting of the Northfield Scrutiny Panel. ${[0, 1, 2, 3].map(need).join(' ')}` },
+      ...Array.from({ length: 48 }, (_, i) => ({ speaker: ['Omar', 'Lena', 'Ruth'][i % 3]!, text: `${need(i + 4)} ${need(i + 11)}` })),
+    ];
+    const notes = items({ transcript: hearing, promptKey: 'summary', settings: DEFAULT_SUMMARY_SETTINGS }).slice(1);
+    expect(notes[0]!.text).toBe('Welcome to the fourth meeting of the Northfield Scrutiny Panel.');
+    const texts = notes.map((n) => n.text);
+    expect(new Set(texts).size).toBe(texts.length);
+  });
+
   it('a custom question is answered by the lines that address it', () => {
     const answer = items({ transcript: es2004a, promptKey: 'custom', settings: DEFAULT_SUMMARY_SETTINGS, customPrompt: 'What selling price did they set?' });
     expect(answer[0]!.text).toMatch(/twenty five Euros/);
@@ -243,6 +258,8 @@ describe('offline settings', () => {
     ['deep', 100, 200],
     ['speaker', 100, 200],
     ['standard', 50, 100],
+    // Its notes fall under fewer topics than the length allowed headings for: the words left go to more notes.
+    ['standard', 80, 120],
     ['deep', 300, 0],
   ] as const)('a %s summary keeps between min %i and max %i words (±10 %%)', { timeout: 30_000 }, (depth, minLength, maxLength) => {
     const words = wordCount(text(run(transcript, 'summary', { depth, minLength, maxLength }).html));

@@ -187,31 +187,68 @@ function segments(c: Context): Segment[] {
 const statement = (s: Sentence) => isInformative(s) && !s.question;
 
 /**
- * Notes for a summary of about `minWords` words: for a meeting of long turns first the best point of
- * each topic, so its summary covers all of it rather than its opening only, then the best of the
- * whole meeting.
+ * The opening, where a chair says what the meeting is ("Welcome to the seventh meeting of the Special
+ * Committee on the COVID-19 Pandemic", "Item 2 is a scrutiny session with a focus on higher education"):
+ * its first 3 % of sentences, and the most of a summary's words its statements of that kind take.
+ */
+const OPENING_SHARE = 0.03;
+const OPENING_WORDS = 30;
+/** Nouns that name a meeting or a part of it. */
+const MEETING_NOUNS: ReadonlySet<string> = new Set(['meeting', 'session', 'committee', 'agenda', 'item', 'inquiry', 'hearing']);
+/** Prepositions that introduce what a meeting is about ("a session on…", "an inquiry into…"). */
+const SUBJECT_PREPOSITIONS: ReadonlySet<string> = new Set(['of', 'on', 'into', 'for', 'about', 'with']);
+
+/**
+ * Whether a sentence says what the meeting is: a noun naming the meeting with words that qualify it —
+ * before it ("scrutiny session", "Education Committee") or a preposition after it ("meeting of the
+ * Special Committee"). "I call this meeting to order" and "welcome Dawn to the committee" do not.
+ */
+function namesTheMeeting(s: Sentence): boolean {
+  const tokens = tagSentences(s.text).flatMap((t) => t.tokens);
+  return tokens.some((t, i) => {
+    if ((t.pos !== 'NOUN' && t.pos !== 'PROPN') || !MEETING_NOUNS.has(t.lemma.toLowerCase())) return false;
+    const before = tokens[i - 1];
+    const after = tokens[i + 1];
+    return (
+      (before !== undefined && (before.pos === 'NOUN' || before.pos === 'PROPN' || before.pos === 'ADJ')) ||
+      (after !== undefined && after.pos === 'ADP' && SUBJECT_PREPOSITIONS.has(after.normal))
+    );
+  });
+}
+
+/**
+ * Notes for a summary of about `minWords` words: first what the opening says the meeting is (centrality
+ * misses it: it is said once), then for a meeting of long turns the best point of each topic, so its
+ * summary covers all of it rather than its opening only, then the best of the whole meeting.
  */
 function summaryNotes(c: Context, parts: readonly Segment[], minWords: number, maxWords: number): Note[] {
   const write = (cand: Candidate) => plainItem(c, cand.sentence);
   const all = ranked(c, statement);
-  const anchors: Note[] = [];
-  let anchorWords = 0;
+  const anchors: Note[] = c.document
+    ? []
+    : pickNotes(
+        all.filter((x) => x.sentence.position < OPENING_SHARE && namesTheMeeting(x.sentence)),
+        { minWords: OPENING_WORDS, maxWords: OPENING_WORDS, variant: c.variant, write },
+      );
+  const openingWords = anchors.reduce((n, note) => n + note.words, 0);
+  let topicWords = 0;
   if (parts.length > 2 && c.a.totalWords >= ANCHORED_TURN_WORDS * c.a.turns.length) {
     for (const part of parts) {
       const ids = new Set(part.sentences.map((s) => s.id));
       const [best] = pickNotes(
-        all.filter((x) => ids.has(x.sentence.id)),
-        { minWords: 1, maxWords: 0, variant: c.variant, write },
+        all.filter((x) => ids.has(x.sentence.id) && !anchors.some((n) => n.sentence.id === x.sentence.id)),
+        { minWords: 1, maxWords: 0, variant: c.variant, write, taken: anchors },
       );
-      if (!best || anchorWords + best.words > ANCHOR_SHARE * minWords) continue;
+      if (!best || topicWords + best.words > ANCHOR_SHARE * minWords) continue;
       anchors.push(best);
-      anchorWords += best.words;
+      topicWords += best.words;
     }
   }
+  const anchorWords = openingWords + topicWords;
   const chosen = new Set(anchors.map((n) => n.sentence.id));
   const rest = pickNotes(
-    all.filter((x) => !chosen.has(x.sentence.id) && anchors.every((n) => cosine(n.vector, x.vector) <= 0.5)),
-    { minWords: minWords - anchorWords, maxWords: maxWords > 0 ? Math.max(1, maxWords - anchorWords) : 0, variant: c.variant, write },
+    all.filter((x) => !chosen.has(x.sentence.id)),
+    { minWords: minWords - anchorWords, maxWords: maxWords > 0 ? Math.max(1, maxWords - anchorWords) : 0, variant: c.variant, write, taken: anchors },
   );
   return [...anchors, ...rest].sort(chronological);
 }
@@ -231,7 +268,6 @@ function summarise(c: Context): Minutes {
   const leadWords = parts.reduce((n, p) => n + wordCount(p.label), 0) / Math.max(1, parts.length);
   const max = c.budget.maxWords > 0 ? documentCap(c, c.budget.maxWords) : 0;
   const target = documentCap(c, Math.max(20, c.budget.minWords - introWords - leadWords * Math.min(parts.length, 4)));
-  const notes = summaryNotes(c, parts, target, max > 0 ? max - introWords : 0);
   const build = (kept: readonly Note[]): Minutes => {
     const blocks: MinutesBlock[] = [paragraph({ text: intro, lines: [] })];
     const sections = parts.map((part) => ({ part, mine: kept.filter((n) => segmentOf.get(n.sentence.id) === part) })).filter((x) => x.mine.length > 0);
@@ -240,6 +276,11 @@ function summarise(c: Context): Minutes {
     else for (const { part, mine } of sections) blocks.push(heading(part.label), list(mine));
     return { blocks };
   };
+  const noteWords = max > 0 ? max - introWords : 0;
+  let notes = summaryNotes(c, parts, target, noteWords);
+  // The target allowed for a heading per topic; when the notes fall under fewer, the words they leave go to more notes.
+  const short = c.budget.minWords - minutesWords(build(notes));
+  if (short > 0) notes = summaryNotes(c, parts, documentCap(c, target + short), noteWords);
   return fitToMax(notes, build, max);
 }
 

@@ -43,6 +43,8 @@ export interface PickOptions {
   variant?: number;
   /** Writes the point of a candidate; undefined drops it (nothing worth noting). */
   write: (c: Candidate) => MinutesItem | undefined;
+  /** Notes already taken elsewhere: the new ones should neither repeat nor resemble them. */
+  taken?: readonly Note[];
 }
 
 /**
@@ -67,7 +69,7 @@ export function pickNotes(candidates: readonly Candidate[], options: PickOptions
     return item;
   };
   const chosen: Note[] = [];
-  const seen = new Set<string>();
+  const seen = new Set((options.taken ?? []).map((n) => n.text.toLowerCase()));
   const replies = new Set<number>();
   let total = 0;
   while (pool.length > 0 && total < options.minWords && chosen.length < (options.maxItems ?? Infinity)) {
@@ -75,7 +77,7 @@ export function pickNotes(candidates: readonly Candidate[], options: PickOptions
     let bestValue = -Infinity;
     for (let i = 0; i < pool.length; i++) {
       const cand = pool[i]!;
-      const sim = chosen.reduce((m, c) => Math.max(m, cosine(c.vector, cand.vector)), 0);
+      const sim = [...(options.taken ?? []), ...chosen].reduce((m, c) => Math.max(m, cosine(c.vector, cand.vector)), 0);
       if (sim > redundancy) continue;
       const value = lambda * cand.score - (1 - lambda) * sim;
       if (value > bestValue) {
