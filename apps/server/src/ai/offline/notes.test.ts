@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cleanTurnText, wordCount } from './text.js';
-import { thirdPerson, writeNote } from './notes.js';
+import { shortName, thirdPerson, writeNote } from './notes.js';
 
 describe('notes, not quotes', () => {
   it.each([
@@ -65,5 +65,16 @@ describe('notes, not quotes', () => {
 
   it('conjugates for a third-person subject', () => {
     expect(['think', 'go', 'try', 'fix', 'watch', 'have', 'play'].map(thirdPerson)).toEqual(['thinks', 'goes', 'tries', 'fixes', 'watches', 'has', 'plays']);
+  });
+});
+
+describe('speaker names inside a sentence', () => {
+  it.each([
+    ['Hon. Mary Ng (Markham—Thornhill, Lib.)', 'Hon. Mary Ng'],
+    ['The Chair (Hon. Anthony Rota (Nipissing—Timiskaming, Lib.))', 'The Chair'],
+    ['Lynne Neagle AM', 'Lynne Neagle AM'],
+    ['(unknown)', '(unknown)'],
+  ])('names %s as %s', (speaker, named) => {
+    expect(shortName(speaker)).toBe(named);
   });
 });

@@ -253,9 +253,17 @@ function dropOpeners(tokens: readonly Token[]): Token[] {
   return tokens.slice(i);
 }
 
-/** How a speaker is named inside a sentence: without the bracketed riding or role ("Hon. Mary Ng (Markham, Lib.)" → "Hon. Mary Ng"). */
+/**
+ * How a speaker is named inside a sentence: without the bracketed riding or role ("Hon. Mary Ng (Markham,
+ * Lib.)" → "Hon. Mary Ng"), nested brackets included ("The Chair (Hon. Anthony Rota (Nipissing, Lib.))").
+ */
 export function shortName(speaker: string): string {
-  const short = speaker.replace(/\s*\([^)]*\)/g, '').trim();
+  let short = speaker;
+  for (let previous = ''; previous !== short; ) {
+    previous = short;
+    short = short.replace(/\s*\([^()]*\)/g, '');
+  }
+  short = short.replace(/[()]/g, '').trim();
   return short || speaker;
 }
 
