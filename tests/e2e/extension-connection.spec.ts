@@ -100,6 +100,8 @@ describe('the extension on the first run', () => {
     // The first run of '/' says the same, once.
     await page.getByRole('button', { name: 'Skip onboarding' }).click();
     await page.waitForURL((url) => url.pathname === '/', { timeout: 20_000 });
+    // The onboarding step's status stays on screen until the lazy '/' page replaces it: wait for '/' itself.
+    await page.getByTestId('meetings-empty').first().waitFor({ timeout: 20_000 });
     await waitForState(page, 'connected');
     expect(await page.getByTestId('meetings-empty').count()).toBe(1);
     await page.close();
