@@ -6,17 +6,12 @@ import { startOpenAiTestServer, testLlmConfig, type OpenAiTestServer, type Recor
 import { startSmtpServer, type TestSmtpServer } from '../../test/smtp-server.js';
 import { usageDay } from '../../trpc/rate-limit.js';
 import type { AuthUser } from '../auth/service.js';
+import { TALK } from '../recap/test-meetings.js';
 import { streamSummary } from '../summary/generation.js';
 import { AI_GENERATION_KIND, AI_TOKENS_KIND, SUMMARIZER_KIND } from './service.js';
 
-const small: SeedLine[] = [
-  ['Ana', 'Welcome everyone, today we decide the launch date for the new billing page.'],
-  ['Ben', 'The billing page is ready for review; QA found two bugs in the invoice export.'],
-  ['Ana', 'Then we fix the invoice export bugs first and launch next Tuesday.'],
-  ['Ben', 'Agreed. I will fix the export bugs by Friday and send the release notes.'],
-  ['Ana', 'Great. Carla will announce the launch to customers on Tuesday morning.'],
-  ['Ben', 'I will also update the help centre article about invoices.'],
-].map(([speaker, text]) => ({ speaker: speaker!, text: text! }));
+/** The recap tests' summarisable meeting. */
+const small: SeedLine[] = TALK.map(([speaker, text]) => ({ speaker, text }));
 
 const ARTICLE = [
   'The library will extend its opening hours from next month and stay open until nine in the evening.',
