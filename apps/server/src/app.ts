@@ -15,10 +15,11 @@ import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/a
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { fastifyTRPCOpenApiPlugin } from 'trpc-to-openapi';
 import { MAX_REQUEST_URL_LENGTH } from '@mbox/shared';
+import type { AppError } from './app-error.js';
 import { repoRoot } from './db/paths.js';
 import type { Config } from './config.js';
 import type { AppDeps } from './deps.js';
-import { errorBody } from './http/error-body.js';
+import { errorBody, sendRequestError } from './http/error-body.js';
 import { RequestLogController, lazyChildLogger } from './http/logger.js';
 import { registerRequestGuards } from './http/request-guards.js';
 import { registerWorkers } from './jobs/workers.js';
@@ -134,13 +135,7 @@ export async function buildApp(deps: AppDeps, options: { webDist?: string | null
     }
   });
 
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
-    if (status === 500) request.log.error({ err: error }, 'request failed');
-    const message =
-      status === 413 ? `Body too large: at most ${BODY_LIMIT} bytes` : status === 500 ? 'Internal server error' : error.message;
-    return reply.status(status).send(errorBody(status, message, status === 500 ? request.id : undefined));
-  });
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => sendRequestError(error, request, reply, BODY_LIMIT));
 
   registerSecurityHeaders(app, deps.config);
   await registerRequestGuards(app, deps);

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { TRPCError } from '@trpc/server';
 import type { App } from 'firebase-admin/app';
 import type { DecodedIdToken } from 'firebase-admin/auth';
 import {
@@ -8,6 +7,7 @@ import {
   type ExtensionTokenInfo,
   type PublicUser,
 } from '@mbox/shared';
+import { AppError } from '../../app-error.js';
 import type { AppDeps } from '../../deps.js';
 import { Prisma, type User } from '../../generated/prisma/client.js';
 import { credentialCache, forgetCredentials } from './credential-cache.js';
@@ -100,11 +100,7 @@ export function isLoopbackAddress(ip: string): boolean {
 function checkLocalSignInOrigin(deps: AppDeps, origin: SignInOrigin): void {
   if (deps.config.ALLOW_LOCAL_AUTH_ON_NETWORK) return;
   if (!isLoopbackAddress(origin.ip) || !LOOPBACK_HOSTS.has(origin.host)) {
-    throw new TRPCError({
-      code: 'FORBIDDEN',
-      message:
-        'Local sign-in is only allowed from this machine: open the app at http://localhost (loopback address and host name)',
-    });
+    throw new AppError('FORBIDDEN', 'Local sign-in is only allowed from this machine: open the app at http://localhost (loopback address and host name)');
   }
 }
 
@@ -115,10 +111,7 @@ export async function signInLocal(
   origin: SignInOrigin,
 ): Promise<{ session: IssuedSession; user: PublicUser }> {
   if (deps.config.AUTH_MODE !== 'local') {
-    throw new TRPCError({
-      code: 'FORBIDDEN',
-      message: 'Local sign-in is disabled: this server uses Firebase (Google) sign-in',
-    });
+    throw new AppError('FORBIDDEN', 'Local sign-in is disabled: this server uses Firebase (Google) sign-in');
   }
   checkLocalSignInOrigin(deps, origin);
   const user = await findOrCreateUser(deps, {
@@ -136,14 +129,14 @@ export async function signInFirebase(
   userAgent: string,
 ): Promise<{ session: IssuedSession; user: PublicUser }> {
   if (deps.config.AUTH_MODE !== 'firebase') {
-    throw new TRPCError({ code: 'FORBIDDEN', message: 'Firebase sign-in is disabled: this server uses local sign-in' });
+    throw new AppError('FORBIDDEN', 'Firebase sign-in is disabled: this server uses local sign-in');
   }
   let user: User;
   try {
     user = await verifyFirebaseUser(deps, idToken);
   } catch (error) {
-    if (error instanceof FirebaseAccountRefused) throw new TRPCError({ code: 'FORBIDDEN', message: error.message });
-    if (error instanceof CredentialRefused) throw new TRPCError({ code: 'UNAUTHORIZED', message: error.message });
+    if (error instanceof FirebaseAccountRefused) throw new AppError('FORBIDDEN', error.message);
+    if (error instanceof CredentialRefused) throw new AppError('UNAUTHORIZED', error.message);
     throw error;
   }
   const session = await createSession(deps, user.id, userAgent);
@@ -179,7 +172,7 @@ export async function revokeExtensionToken(deps: AppDeps, userId: string, id: st
     where: { id, userId, revokedAt: null },
     data: { revokedAt: new Date() },
   });
-  if (count === 0) throw new TRPCError({ code: 'NOT_FOUND', message: `No active extension token with id ${id}` });
+  if (count === 0) throw new AppError('NOT_FOUND', `No active extension token with id ${id}`);
   forgetCredentials(deps, { userId, extensionTokenId: id });
 }
 

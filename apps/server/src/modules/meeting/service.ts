@@ -1,4 +1,3 @@
-import { TRPCError } from '@trpc/server';
 import {
   MARKS,
   UNTITLED_MEETING,
@@ -15,6 +14,7 @@ import {
   meetingSchema,
   messageSchema,
 } from '@mbox/shared';
+import { AppError } from '../../app-error.js';
 import { DecryptionError, UNREADABLE_TEXT, decryptText, loadDataKey, messageContext, openMessages } from '../../crypto/encryption.js';
 import { hotRows } from '../../db/hot-rows.js';
 import type { AppDeps } from '../../deps.js';
@@ -150,8 +150,8 @@ export function toMessageDto(message: Message): MessageDto {
   });
 }
 
-export function meetingNotFound(): TRPCError {
-  return new TRPCError({ code: 'NOT_FOUND', message: 'Meeting not found' });
+export function meetingNotFound(): AppError {
+  return new AppError('NOT_FOUND', 'Meeting not found');
 }
 
 /** The user's meeting, or NOT_FOUND — also for another user's meeting, so its existence never leaks. */
@@ -329,7 +329,7 @@ function parseCursor(cursor: string): { after: boolean; spokenAt: Date; id: stri
   const [, side, ms, id] = MESSAGE_CURSOR_PATTERN.exec(cursor) ?? [];
   const spokenAt = new Date(Number(ms));
   if (!side || !id || Number.isNaN(spokenAt.getTime())) {
-    throw new TRPCError({ code: 'BAD_REQUEST', message: 'cursor: must be a cursor the server returned in next' });
+    throw new AppError('BAD_REQUEST', 'cursor: must be a cursor the server returned in next');
   }
   return { after: side === 'after', spokenAt, id };
 }
@@ -404,7 +404,7 @@ async function getMessagesAround(deps: AppDeps, userId: string, input: { id: str
   });
   if (!anchor) {
     await findOwnMeeting(deps, userId, input.id);
-    throw new TRPCError({ code: 'NOT_FOUND', message: 'around: no such line in this meeting' });
+    throw new AppError('NOT_FOUND', 'around: no such line in this meeting');
   }
   const before = Math.floor(input.limit / 2);
   // The anchor itself opens the forward read: a cursor just before it in (spokenAt, id) order.

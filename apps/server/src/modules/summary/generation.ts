@@ -1,5 +1,4 @@
-import { TRPCError } from '@trpc/server';
-import { ZodRealError, z } from 'zod';
+import { z } from 'zod';
 import {
   DEFAULT_SUMMARY_SETTINGS,
   ORIGINAL_LANGUAGE_CODE,
@@ -17,6 +16,7 @@ import {
   type TranslateSummaryInput,
 } from '@mbox/shared';
 import type { TranscriptTurn } from '../../ai/index.js';
+import { AppError, invalidField } from '../../app-error.js';
 import {
   UNREADABLE_TEXT,
   encryptText,
@@ -37,18 +37,13 @@ import { toSummaryDto } from './service.js';
 
 export const CUSTOM_PROMPT_PREMIUM = 'Questions about a meeting are a premium feature: upgrade to premium to use them';
 
-function summaryNotFound(): TRPCError {
-  return new TRPCError({ code: 'NOT_FOUND', message: 'Summary not found' });
-}
-
-/** A 400 naming `field`, in the same shape as schema failures (the input middleware formats a 400's ZodError cause). */
-function fieldError(field: string, message: string, input: unknown): Error {
-  return new TRPCError({ code: 'BAD_REQUEST', message, cause: new ZodRealError([{ code: 'custom', path: [field], message, input }]) });
+function summaryNotFound(): AppError {
+  return new AppError('NOT_FOUND', 'Summary not found');
 }
 
 /** Custom questions are premium; checked before the daily allowance is touched. */
 function assertPromptAllowed(user: AuthUser, promptKey: PromptKey): void {
-  if (promptKey === 'custom' && !isPremiumActive(user)) throw new TRPCError({ code: 'FORBIDDEN', message: CUSTOM_PROMPT_PREMIUM });
+  if (promptKey === 'custom' && !isPremiumActive(user)) throw new AppError('FORBIDDEN', CUSTOM_PROMPT_PREMIUM);
 }
 
 /** Settings used when a call gives none: a premium user's saved defaults, else the server defaults. */
@@ -93,7 +88,7 @@ async function loadTranscript(
       if (m.text !== UNREADABLE_TEXT && m.text.trim() !== '') transcript.push({ speaker: m.user, text: m.text, id: m.key, spokenAt: m.spokenAt });
     }
   }
-  if (!canSummarize(speakers)) throw new TRPCError({ code: 'PRECONDITION_FAILED', message: SUMMARY_UNAVAILABLE_MESSAGE });
+  if (!canSummarize(speakers)) throw new AppError('PRECONDITION_FAILED', SUMMARY_UNAVAILABLE_MESSAGE);
   return { transcript, sealed };
 }
 
@@ -279,7 +274,7 @@ export async function regenerateSummary(
   });
   if (!existing) throw summaryNotFound();
   if (existing.promptKey !== input.promptKey) {
-    throw fieldError('promptKey', `must be the summary's prompt key '${existing.promptKey}'`, input.promptKey);
+    throw invalidField('promptKey', `must be the summary's prompt key '${existing.promptKey}'`);
   }
   assertPromptAllowed(user, input.promptKey);
   return generateAndStore(deps, user, {
@@ -329,7 +324,7 @@ export async function translateSummary(deps: AppDeps, user: AuthUser, input: Tra
   const stored = summary.translations[input.languageKey];
   if (stored) return { text: stored.text };
   if (summary.text === UNREADABLE_TEXT || (row.encrypted && !key)) {
-    throw new TRPCError({ code: 'PRECONDITION_FAILED', message: 'This summary cannot be decrypted with the server key' });
+    throw new AppError('PRECONDITION_FAILED', 'This summary cannot be decrypted with the server key');
   }
 
   // The summary goes in and about as much comes out.

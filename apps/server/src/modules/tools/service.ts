@@ -1,4 +1,3 @@
-import { TRPCError } from '@trpc/server';
 import {
   INVALID_LINK,
   SUMMARIZER_DAILY_LIMIT,
@@ -16,6 +15,7 @@ import {
 } from '@mbox/shared';
 import type { z } from 'zod';
 import { sanitizeSummaryHtml, type ModelTier, type TranscriptTurn } from '../../ai/index.js';
+import { AppError } from '../../app-error.js';
 import type { AppDeps } from '../../deps.js';
 import { streamJob } from '../../stream-job.js';
 import { dailyLimit, dailySubject, takeDailyUseOrThrow } from '../../trpc/rate-limit.js';
@@ -149,7 +149,7 @@ async function prepareYouTube(deps: AppDeps, videoId: string, signal?: AbortSign
   const captions = await fetchCaptions(videoId, options);
   const paragraphs = captionParagraphs(captions);
   const allWords = countWords(paragraphs.join(' '));
-  if (allWords === 0) throw new TRPCError({ code: 'UNPROCESSABLE_CONTENT', message: 'The captions of this video are empty' });
+  if (allWords === 0) throw new AppError('UNPROCESSABLE_CONTENT', 'The captions of this video are empty');
   const { turns, words } = asTurns(SPEAKER.youtube, paragraphs);
   return {
     source: {
@@ -173,10 +173,10 @@ async function prepareLink(deps: AppDeps, link: string, signal?: AbortSignal): P
     signal,
   });
   const article = await extractArticle(page.html, page.url);
-  if (!article) throw new TRPCError({ code: 'UNPROCESSABLE_CONTENT', message: NO_READABLE_TEXT });
+  if (!article) throw new AppError('UNPROCESSABLE_CONTENT', NO_READABLE_TEXT);
   const allWords = countWords(article.paragraphs.join(' '));
   if (article.paragraphs.join(' ').length < SUMMARIZER_MIN_TEXT_CHARS) {
-    throw new TRPCError({ code: 'UNPROCESSABLE_CONTENT', message: `${TOO_LITTLE_TEXT}; the page has ${allWords} words` });
+    throw new AppError('UNPROCESSABLE_CONTENT', `${TOO_LITTLE_TEXT}; the page has ${allWords} words`);
   }
   const { turns, words } = asTurns(SPEAKER.link, article.paragraphs);
   return {
@@ -202,7 +202,7 @@ const TYPICAL_SOURCE_CHARS = 12_000;
 /** What is summarised, read from the text, the web page or the video's captions. */
 async function prepareSource(deps: AppDeps, mode: SummarizerMode, request: SummarizeRequest, signal?: AbortSignal): Promise<PreparedSource> {
   if (request.link === undefined) {
-    if (mode === 'youtube') throw new TRPCError({ code: 'BAD_REQUEST', message: YOUTUBE_NEEDS_LINK });
+    if (mode === 'youtube') throw new AppError('BAD_REQUEST', YOUTUBE_NEEDS_LINK);
     return prepareText(request.text ?? '');
   }
   if (mode === 'youtube') {
@@ -211,7 +211,7 @@ async function prepareSource(deps: AppDeps, mode: SummarizerMode, request: Summa
     return prepareYouTube(deps, videoId, signal);
   }
   const checked = checkLink(request.link);
-  if (!checked.valid) throw new TRPCError({ code: 'BAD_REQUEST', message: INVALID_LINK });
+  if (!checked.valid) throw new AppError('BAD_REQUEST', INVALID_LINK);
   // A video link given to the page summarizer: its captions say more than the watch page's HTML.
   const videoId = isYouTubeLink(checked.url) ? youTubeVideoId(checked.url) : null;
   return videoId ? prepareYouTube(deps, videoId, signal) : prepareLink(deps, checked.url, signal);
@@ -282,7 +282,7 @@ export async function youTubeInfo(deps: AppDeps, link: string): Promise<YouTubeI
 }
 
 function streamErrorMessage(deps: AppDeps, error: unknown): string {
-  if (error instanceof TRPCError && error.code !== 'INTERNAL_SERVER_ERROR') return error.message;
+  if (error instanceof AppError && error.code !== 'INTERNAL_SERVER_ERROR') return error.message;
   deps.log.error({ err: error }, 'summarizer stream failed');
   return 'Internal server error';
 }

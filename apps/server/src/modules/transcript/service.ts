@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { TRPCError } from '@trpc/server';
 import {
   uniqueParticipants,
   type CaptureEvent,
@@ -9,6 +8,7 @@ import {
   type IngestLinesOutput,
   type TranscriptLine,
 } from '@mbox/shared';
+import { AppError } from '../../app-error.js';
 import { encryptText, ensureDataKey, messageContext } from '../../crypto/encryption.js';
 import { hotRows } from '../../db/hot-rows.js';
 import type { AppDeps } from '../../deps.js';
@@ -338,12 +338,12 @@ function writeBatch(deps: AppDeps, userId: string, info: IngestLinesInput['meeti
  * The 413 of a batch that would take its meeting past a bound, naming the bound and its setting; the
  * statement wrote nothing of it.
  */
-export function meetingBoundError(deps: AppDeps, bound: MeetingBound): TRPCError {
+export function meetingBoundError(deps: AppDeps, bound: MeetingBound): AppError {
   const limit =
     bound === 'lines'
       ? `${deps.config.MAX_LINES_PER_MEETING.toLocaleString('en-US')} lines per meeting (MAX_LINES_PER_MEETING)`
       : `${deps.config.MAX_MEETING_TEXT_BYTES.toLocaleString('en-US')} bytes of text per meeting (MAX_MEETING_TEXT_BYTES)`;
-  return new TRPCError({ code: 'PAYLOAD_TOO_LARGE', message: `Meeting too long: at most ${limit}; none of these lines was stored` });
+  return new AppError('PAYLOAD_TOO_LARGE', `Meeting too long: at most ${limit}; none of these lines was stored`);
 }
 
 function refuseCrossing(deps: AppDeps, written: Written): Written {
