@@ -15,10 +15,10 @@ import {
   messageSchema,
 } from '@mbox/shared';
 import { AppError } from '../../app-error.js';
-import { DecryptionError, UNREADABLE_TEXT, decryptText, loadDataKey, messageContext, openMessages } from '../../crypto/encryption.js';
+import { openMessages } from '../../crypto/encryption.js';
 import { hotRows } from '../../db/hot-rows.js';
+import { epochMs, epochMsOf, JS_TRIM_SQL } from '../../db/json-sql.js';
 import type { AppDeps } from '../../deps.js';
-import { LiveFeed, untilAborted } from '../../events/live-feed.js';
 import { Prisma, type Meeting, type Message } from '../../generated/prisma/client.js';
 
 /**
@@ -35,28 +35,8 @@ function optionalClientTime(time: Date | null): number | null {
 }
 
 /**
- * The reads below have PostgreSQL write their rows out as JSON, one text per answer: JSON.parse reads
- * it far faster than the driver reads rows of timestamps and arrays (a grouped list has 1,000 meetings,
- * an export 5,000+ lines), and each read is one round trip. Times come as epoch ms, null past year
- * 9999 (what servers before the input bounds stored; JavaScript cannot show it), as clientTime reads them.
+ * The reads below have PostgreSQL write their rows out as JSON, one text per answer (db/json-sql.ts).
  */
-export const epochMs = (column: string) => `CASE WHEN ${column} < '10000-01-01' THEN ${epochMsOf(column)} END`;
-
-/**
- * Epoch ms of a timestamp column that can be read back. date_part's double is exact to the millisecond
- * up to year 9999, and a sixth of a 1,000-meeting list's database time cheaper than extract's numeric.
- */
-export const epochMsOf = (column: string) => `(date_part('epoch', ${column}) * 1000)::bigint`;
-
-/**
- * The characters String.prototype.trim removes (ECMAScript WhiteSpace and LineTerminator), as a
- * PostgreSQL string for btrim: a title read as JSON is trimmed as `title.trim()` trims it.
- */
-export const JS_TRIM_CODE_POINTS = [
-  0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x20, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009,
-  0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff,
-];
-const JS_TRIM_SQL = `U&'${JS_TRIM_CODE_POINTS.map((code) => `\\${code.toString(16).padStart(4, '0')}`).join('')}'`;
 
 /**
  * A meeting as the API shows it (meetingSchema), as the select list of the meeting row `m`: the title
@@ -221,7 +201,7 @@ export async function listMeetingGroups(deps: AppDeps, user: { id: string; timez
   return JSON.parse(await listMeetingGroupsJson(deps, user, page)) as MeetingGroups;
 }
 
-const messageOrder = [{ spokenAt: 'asc' as const }, { id: 'asc' as const }];
+export const messageOrder = [{ spokenAt: 'asc' as const }, { id: 'asc' as const }];
 
 /**
  * The whole meeting with every line: the export path (product.md, API's REST answer) for readers that want it
@@ -453,92 +433,4 @@ export async function deleteMeeting(deps: AppDeps, userId: string, meetingId: st
   if (!count) throw meetingNotFound();
   deps.events.emit('meeting.changed', { userId, meetingId, kind: 'deleted' });
   return { success: true };
-}
-
-/**
- * Opens the sealed texts of lines that came in events, loading the user's data key once per
- * subscription (not once per event): an encrypted meeting's lines travel sealed.
- */
-function lineOpener(deps: AppDeps, userId: string, meetingId: string): (line: MessageDto) => Promise<MessageDto> {
-  let key: Promise<Buffer | null> | null = null;
-  const context = messageContext(meetingId);
-  return async (line) => {
-    if (!line.encrypted) return line;
-    key ??= loadDataKey(deps.db, deps.secrets.masterKey, userId).catch((error: unknown) => {
-      deps.log.error({ err: error, userId }, 'data key cannot be unwrapped');
-      return null;
-    });
-    const dataKey = await key;
-    try {
-      if (!dataKey) throw new DecryptionError('No data key');
-      return {
-        ...line,
-        text: decryptText(dataKey, line.text, context),
-        aiFixed: line.aiFixed === null ? null : decryptText(dataKey, line.aiFixed, context),
-      };
-    } catch (error) {
-      deps.log.error({ err: error, userId, meetingId }, 'message cannot be decrypted');
-      return { ...line, text: UNREADABLE_TEXT, aiFixed: null };
-    }
-  };
-}
-
-/**
- * New and updated lines of one meeting, to its owner, until the client leaves or the server stops.
- * Events carry the changed rows, so nothing is read per event; only one naming its lines (too large to
- * carry them) is read from the database. Lines are handed over as their event is dispatched; those
- * that need work first (a sealed text, a read) and any after them wait their turn, so order holds.
- */
-export function feedLines(deps: AppDeps, userId: string, meetingId: string, signal: AbortSignal | undefined): LiveFeed<MessageDto> {
-  return new LiveFeed(async (deliver, stop, listening) => {
-    await findOwnMeeting(deps, userId, meetingId);
-    const open = lineOpener(deps, userId, meetingId);
-    let backlog: Promise<void> | null = null;
-    let fail: (error: unknown) => void = () => {};
-    const failed = new Promise<never>((_resolve, reject) => (fail = reject));
-    const unlisten = deps.events.listen('meeting.lines', meetingId, (event) => {
-      if (event.userId !== userId) return;
-      if (!backlog && 'lines' in event && event.lines.every((line) => !line.encrypted)) {
-        for (const line of event.lines) deliver(line);
-        return;
-      }
-      const work = async () => {
-        const lines =
-          'lines' in event
-            ? await Promise.all(event.lines.map(open))
-            : (await openMessages(deps, userId, await deps.db.message.findMany({ where: { id: { in: event.messageIds }, meetingId }, orderBy: messageOrder }))).map(toMessageDto);
-        if (!stop.aborted) for (const line of lines) deliver(line);
-      };
-      const queued: Promise<void> = (backlog ?? Promise.resolve()).then(work).then(
-        () => {
-          if (backlog === queued) backlog = null;
-        },
-        fail,
-      );
-      backlog = queued;
-    });
-    listening();
-    try {
-      await Promise.race([untilAborted(AbortSignal.any([deps.shutdown, stop])), failed]);
-    } finally {
-      unlisten();
-    }
-  }, signal ?? deps.shutdown);
-}
-
-/** The user's meeting changes (created, renamed, finished, deleted), until the client leaves or the server stops. */
-export function feedMeetingChanges(
-  deps: AppDeps,
-  userId: string,
-  signal: AbortSignal | undefined,
-): LiveFeed<{ meetingId: string; kind: 'created' | 'updated' | 'finished' | 'deleted' }> {
-  return new LiveFeed(async (deliver, stop, listening) => {
-    const unlisten = deps.events.listen('meeting.changed', userId, (event) => deliver({ meetingId: event.meetingId, kind: event.kind }));
-    listening();
-    try {
-      await untilAborted(AbortSignal.any([deps.shutdown, stop]));
-    } finally {
-      unlisten();
-    }
-  }, signal ?? deps.shutdown);
 }

@@ -14,10 +14,11 @@ import {
 import { sanitizeSummaryHtml } from '../../ai/sanitize.js';
 import { AppError } from '../../app-error.js';
 import { publicOrigin } from '../../config.js';
+import { epochMs, epochMsOf } from '../../db/json-sql.js';
 import type { AppDeps } from '../../deps.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { sha256 } from '../auth/sessions.js';
-import { epochMs, epochMsOf, meetingNotFound } from '../meeting/service.js';
+import { meetingNotFound } from '../meeting/service.js';
 import { readCitations } from '../summary/service.js';
 
 /** What the database keeps of a token: its SHA-256, so a leaked database opens no meeting. */
