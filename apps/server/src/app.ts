@@ -1,14 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
-import { existsSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
 import fastifyCors from '@fastify/cors';
-import fastifyStatic from '@fastify/static';
 import fastifySwagger, { type StaticDocumentSpec } from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
@@ -16,12 +10,15 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import { fastifyTRPCOpenApiPlugin } from 'trpc-to-openapi';
 import { MAX_REQUEST_URL_LENGTH } from '@mbox/shared';
 import type { AppError } from './app-error.js';
-import { repoRoot } from './db/paths.js';
-import type { Config } from './config.js';
 import type { AppDeps } from './deps.js';
+import { closeIdleConnectionsOnClose } from './http/connections.js';
 import { errorBody, sendRequestError } from './http/error-body.js';
+import { registerHealthCheck } from './http/health.js';
+import { registerJsonBodyParser } from './http/json-body.js';
 import { RequestLogController, lazyChildLogger } from './http/logger.js';
 import { registerRequestGuards } from './http/request-guards.js';
+import { registerExtensionZip, registerWebApp } from './http/static-files.js';
+import { trustProxyOption } from './http/trust-proxy.js';
 import { registerWorkers } from './jobs/workers.js';
 import { registerAccountExportRoute } from './modules/account/route.js';
 import { registerRecapEmailRoute } from './modules/recap/route.js';
@@ -39,42 +36,6 @@ import { contextRequest, createContext } from './trpc/context.js';
 /** Largest request body accepted; a transcript batch is far smaller. */
 const BODY_LIMIT = 2 * 1024 * 1024;
 
-/**
- * Deepest nesting of objects and arrays a body may have; real calls use 3. Deeper bodies overflow the
- * stack of recursive code downstream (JSON.stringify in the tRPC adapter failed at 5,000 levels).
- */
-const MAX_JSON_DEPTH = 32;
-
-/** Nesting depth of a JSON text, found without recursion (strings are skipped). */
-function jsonDepth(text: string): number {
-  let depth = 0;
-  let deepest = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === '{' || c === '[') deepest = Math.max(deepest, ++depth);
-    else if (c === '}' || c === ']') depth--;
-  }
-  return deepest;
-}
-
-/** Where `npm run build` leaves the extension's store package (apps/extension/build.ts). */
-const EXTENSION_ZIP_DIR = join(repoRoot, 'apps/extension/dist-zip');
-const EXTENSION_ZIP_NAME = /^mbox-extension-[\w.-]+\.zip$/;
-
-/**
- * TRUST_PROXY as Fastify's trustProxy. A hop count trusts that many hops of X-Forwarded-For, counted from
- * this server: Fastify's own number option now trusts none (it cannot check the peer), so the count is
- * given as the function it stands for. It suits a server only its proxies can reach; else list them.
- */
-function trustProxyOption(trust: Config['TRUST_PROXY']): false | string[] | ((address: string, hop: number) => boolean) {
-  return typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
-}
-
 export async function buildApp(deps: AppDeps, options: { webDist?: string | null; extensionZipDir?: string } = {}) {
   const app = Fastify({
     loggerInstance: deps.log,
@@ -91,50 +52,8 @@ export async function buildApp(deps: AppDeps, options: { webDist?: string | null
     childLoggerFactory: lazyChildLogger,
   });
 
-  // Closing must not wait on connections that have no response to finish: Node's close() leaves
-  // keep-alive connections open that were idle when it began (forceCloseConnections: 'idle' runs once),
-  // and those opened without a request yet (which a client's pool may open and hold for its keep-alive
-  // timeout, 70 s after Fastify's hint). So when closing begins, each connection without a response in
-  // progress is closed, as Node closes idle ones, and the others end as their response finishes.
-  const connections = new Set<Socket>();
-  const responding = new Set<Socket>();
-  let closing = false;
-  app.server.on('connection', (socket: Socket) => {
-    connections.add(socket);
-    socket.once('close', () => connections.delete(socket));
-  });
-  app.server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-    const socket = request.socket;
-    responding.add(socket);
-    response.once('close', () => {
-      responding.delete(socket);
-      if (closing) socket.end();
-    });
-  });
-  app.addHook('preClose', async () => {
-    closing = true;
-    for (const socket of connections) if (!responding.has(socket)) socket.destroy();
-  });
-
-  // Clients send `Content-Type: application/json` on every call, also on GET and DELETE with no body.
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (!text.trim()) return done(null, undefined);
-    if (jsonDepth(text) > MAX_JSON_DEPTH) {
-      const error = new Error(`Body is nested too deeply: at most ${MAX_JSON_DEPTH} levels`) as FastifyError;
-      error.statusCode = 400;
-      return done(error, undefined);
-    }
-    try {
-      done(null, JSON.parse(text));
-    } catch {
-      const error = new Error('Body is not valid JSON') as FastifyError;
-      error.statusCode = 400;
-      done(error, undefined);
-    }
-  });
-
+  closeIdleConnectionsOnClose(app);
+  registerJsonBodyParser(app);
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => sendRequestError(error, request, reply, BODY_LIMIT));
 
   registerSecurityHeaders(app, deps.config);
@@ -163,14 +82,7 @@ export async function buildApp(deps: AppDeps, options: { webDist?: string | null
     await app.register(fastifyCors, { origin: deps.config.CORS_ORIGIN.split(','), credentials: false });
   }
 
-  app.get('/healthz', async (_request, reply) => {
-    try {
-      await deps.db.$queryRaw`SELECT 1`;
-      return { ok: true, database: deps.database.kind };
-    } catch {
-      return reply.status(503).send({ ok: false, database: deps.database.kind });
-    }
-  });
+  registerHealthCheck(app, deps);
 
   await app.register(fastifyTRPCPlugin, {
     prefix: '/trpc',
@@ -225,41 +137,8 @@ export async function buildApp(deps: AppDeps, options: { webDist?: string | null
     createContext: ({ req, res }: { req: FastifyRequest; res: FastifyReply }) => createContext(deps, contextRequest(deps, req, res)),
   });
 
-  // The extension package for developer-mode installs (web page /extension), until it is in the store.
-  const extensionZipDir = options.extensionZipDir ?? EXTENSION_ZIP_DIR;
-  app.get('/extension/mbox-extension.zip', async (_request, reply) => {
-    const name = (await readdir(extensionZipDir).catch(() => [])).find((file) => EXTENSION_ZIP_NAME.test(file));
-    if (!name) {
-      return reply.status(404).send(errorBody(404, 'The extension package is not built on this server: run npm run build'));
-    }
-    return reply
-      .type('application/zip')
-      .header('content-disposition', `attachment; filename="${name}"`)
-      .header('cache-control', 'no-cache')
-      .send(await readFile(join(extensionZipDir, name)));
-  });
-
-  const webDist = options.webDist === undefined ? join(repoRoot, 'apps/web/dist') : options.webDist;
-  const serveWeb = webDist !== null && existsSync(join(webDist, 'index.html'));
-  if (serveWeb) {
-    await app.register(fastifyStatic, {
-      root: webDist,
-      wildcard: false,
-      index: ['index.html'],
-      // Vite names assets by content hash: they never change. The shell is revalidated on every load.
-      setHeaders: (reply, path) =>
-        void reply.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache'),
-    });
-  }
-
-  app.setNotFoundHandler((request, reply) => {
-    const isApi = /^\/(v1|trpc)(\/|$)/.test(request.url);
-    if (serveWeb && request.method === 'GET' && !isApi) {
-      // SPA fallback: client-side routes load the app shell.
-      return reply.type('text/html').sendFile('index.html');
-    }
-    return reply.status(404).send(errorBody(404, `No route for ${request.method} ${request.url.split('?')[0]}`));
-  });
+  registerExtensionZip(app, options.extensionZipDir);
+  await registerWebApp(app, options.webDist);
 
   return app;
 }
