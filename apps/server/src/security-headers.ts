@@ -42,7 +42,7 @@ type Directives = Record<string, string[]>;
  */
 function firebaseSources(config: Config): { script: string[]; frame: string[]; connect: string[] } {
   const authDomain = config.FIREBASE_WEB_CONFIG ? [`https://${config.FIREBASE_WEB_CONFIG.authDomain}`] : [];
-  const emulator = process.env.FIREBASE_AUTH_EMULATOR_HOST ? [`http://${process.env.FIREBASE_AUTH_EMULATOR_HOST}`] : [];
+  const emulator = config.FIREBASE_AUTH_EMULATOR_HOST ? [`http://${config.FIREBASE_AUTH_EMULATOR_HOST}`] : [];
   return {
     script: ['https://apis.google.com'],
     frame: [...authDomain, ...emulator],

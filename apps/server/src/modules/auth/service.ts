@@ -72,7 +72,7 @@ export function authConfig(deps: AppDeps): AuthConfig {
   if (config.AUTH_MODE === 'local') return { mode: 'local', firebase: null, links };
   // Checked at start (config.ts): firebase mode has a valid web config.
   const web = config.FIREBASE_WEB_CONFIG!;
-  const emulator = process.env.FIREBASE_AUTH_EMULATOR_HOST;
+  const emulator = config.FIREBASE_AUTH_EMULATOR_HOST;
   return { mode: 'firebase', firebase: emulator ? { ...web, emulatorUrl: `http://${emulator}` } : web, links };
 }
 
@@ -201,7 +201,7 @@ async function firebase(deps: AppDeps): Promise<App> {
   if (!app) {
     app = initializeApp(projectId ? { projectId } : {}, `mbox-${process.pid}-${projectId || 'default'}`);
     firebaseApps.set(projectId, app);
-    if (process.env.FIREBASE_AUTH_EMULATOR_HOST) {
+    if (deps.config.FIREBASE_AUTH_EMULATOR_HOST) {
       // Emulator tokens are unsigned, so firebase-admin skips signature checks: never in production.
       deps.log.warn('FIREBASE_AUTH_EMULATOR_HOST is set: ID tokens are checked against the emulator, without signatures');
     }
