@@ -14,7 +14,7 @@ import type { AppDeps } from '../../deps.js';
 import { streamJob } from '../../stream-job.js';
 import { meterGeneration, modelTier } from '../ai-usage/service.js';
 import type { AuthUser } from '../auth/service.js';
-import { readMeetingInPages } from '../meeting/service.js';
+import { readMeetingInPages } from '../meeting/whole-meeting.js';
 import { aiError } from '../summary/ai-errors.js';
 import { latestWithin, rankLines, selectWindows, type AskLine } from './retrieve.js';
 

@@ -2,7 +2,8 @@ import type { Message as MessageDto } from '@mbox/shared';
 import { DecryptionError, UNREADABLE_TEXT, decryptText, loadDataKey, messageContext, openMessages } from '../../crypto/encryption.js';
 import type { AppDeps } from '../../deps.js';
 import { LiveFeed, untilAborted } from '../../events/live-feed.js';
-import { findOwnMeeting, messageOrder, toMessageDto } from './service.js';
+import { toMessageDto } from './rows.js';
+import { findOwnMeeting, messageOrder } from './service.js';
 
 /**
  * Opens the sealed texts of lines that came in events, loading the user's data key once per

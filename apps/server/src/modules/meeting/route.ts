@@ -9,7 +9,8 @@ import { registerDirectRoute } from '../../trpc/direct-route.js';
 import { registerDirectSubscription } from '../../trpc/direct-subscription.js';
 import { authedProcedure, createCallerFactory, router } from '../../trpc/trpc.js';
 import { meetingRouter } from './router.js';
-import { listMeetingGroupsJson, meetingDetailJson, readMeetingInPages } from './service.js';
+import { listMeetingGroupsJson } from './service.js';
+import { meetingDetailJson, readMeetingInPages } from './whole-meeting.js';
 
 type App = FastifyInstance<Server, IncomingMessage, ServerResponse, Logger>;
 

@@ -1,134 +1,19 @@
 import {
-  MARKS,
-  UNTITLED_MEETING,
   groupByDay,
-  type Mark,
   type Meeting as MeetingDto,
-  type MeetingDetail,
   type MeetingGroups,
   type MeetingEvent as MeetingEventDto,
   type MeetingMessages,
   captureEventKindSchema,
-  type Message as MessageDto,
   MESSAGE_CURSOR_PATTERN,
-  meetingSchema,
-  messageSchema,
 } from '@mbox/shared';
 import { AppError } from '../../app-error.js';
 import { openMessages } from '../../crypto/encryption.js';
 import { hotRows } from '../../db/hot-rows.js';
-import { epochMs, epochMsOf, JS_TRIM_SQL } from '../../db/json-sql.js';
 import type { AppDeps } from '../../deps.js';
-import { Prisma, type Meeting, type Message } from '../../generated/prisma/client.js';
+import { Prisma, type Meeting } from '../../generated/prisma/client.js';
+import { clientTime, LINE_COUNT, MEETING_COLUMNS, MEETING_JSON, MESSAGE_JSON, messageJsonDto, optionalClientTime, readMessages } from './rows.js';
 
-/**
- * Epoch ms of a time a client reported, or of a server-set fallback when the stored value cannot be read
- * back (year 10000+ comes out as an invalid date). Inputs are bounded now (timestampSchema), but rows stored
- * before must not break the list, or a transcript, forever.
- */
-function clientTime(time: Date, fallback: Date): number {
-  return Number.isNaN(time.getTime()) ? fallback.getTime() : time.getTime();
-}
-
-function optionalClientTime(time: Date | null): number | null {
-  return time && !Number.isNaN(time.getTime()) ? time.getTime() : null;
-}
-
-/**
- * The reads below have PostgreSQL write their rows out as JSON, one text per answer (db/json-sql.ts).
- */
-
-/**
- * A meeting as the API shows it (meetingSchema), as the select list of the meeting row `m`: the title
- * trimmed, else 'Untitled meet'; `date` the start, else the creation. Participants are read as stored:
- * every write stores them trimmed and once each (uniqueParticipants; rows from before, by migration).
- * PostgreSQL writes such rows out as JSON objects (row_to_json) that need no reshaping: the grouped list
- * passes them on as text.
- */
-const MEETING_COLUMNS = Prisma.sql`m.id AS key,
-  coalesce(nullif(btrim(m.title, ${Prisma.raw(JS_TRIM_SQL)}), ''), ${UNTITLED_MEETING}) AS title,
-  m."meetCode" AS "meetCode",
-  ${Prisma.raw(`coalesce(${epochMs('m."startedAt"')}, ${epochMsOf('m."createdAt"')})`)} AS date,
-  ${Prisma.raw(epochMsOf('m."createdAt"'))} AS "createdAt",
-  ${Prisma.raw(epochMs('m."finishedAt"'))} AS "finishedAt",
-  coalesce(m.users, '{}') AS users,
-  m.encrypted AS encrypted,
-  m."isAnalyzed" AS "isAnalyzed"`;
-/** The meeting row `m` as a JSON object of the API's shape. */
-const MEETING_JSON = Prisma.sql`(SELECT row_to_json(d) FROM (SELECT ${MEETING_COLUMNS}) d)`;
-
-/** A message as the reads use it; meetingId and encrypted are what openMessages decrypts by. */
-interface MessageJson {
-  id: string;
-  meetingId: string;
-  captionId: string;
-  user: string;
-  userAvatar: string;
-  text: string;
-  aiFixed: string | null;
-  marks: string[];
-  comment: string;
-  encrypted: boolean;
-  final: boolean;
-  spokenAt: number | null;
-  lastUpdated: number;
-}
-/** A message row as MESSAGE_JSON writes it: an array, as MEETING_JSON, for the same reason. */
-type MessageRow = [string, string, string, string, string, string, string | null, string[], string, boolean, boolean, number | null, number];
-const MESSAGE_JSON = Prisma.raw(
-  `json_build_array(c.id, c."meetingId", c."captionId", c."user", c."userAvatar", c.text, c."aiFixed", c.marks, c.comment, ` +
-    `c.encrypted, c.final, ${epochMs('c."spokenAt"')}, ${epochMsOf('c."lastUpdated"')})`,
-);
-/** The messages of a JSON array of MESSAGE_JSON rows. */
-function readMessages(json: string): MessageJson[] {
-  return (JSON.parse(json) as MessageRow[]).map(([id, meetingId, captionId, user, userAvatar, text, aiFixed, marks, comment, encrypted, final, spokenAt, lastUpdated]) => ({
-    id,
-    meetingId,
-    captionId,
-    user,
-    userAvatar,
-    text,
-    aiFixed,
-    marks,
-    comment,
-    encrypted,
-    final,
-    spokenAt,
-    lastUpdated,
-  }));
-}
-
-const knownMarks = new Set<string>(MARKS);
-const isMark = (mark: string): mark is Mark => knownMarks.has(mark);
-
-/** The API form of a message read as JSON; give it a row whose texts openMessages has decrypted. */
-function messageJsonDto(message: MessageJson): MessageDto {
-  return {
-    key: message.id,
-    captionId: message.captionId,
-    user: message.user,
-    userAvatar: message.userAvatar,
-    text: message.text,
-    aiFixed: message.aiFixed,
-    // Marks this server version does not know are left out, not failed on.
-    marks: message.marks.length ? message.marks.filter(isMark) : [],
-    comment: message.comment,
-    encrypted: message.encrypted,
-    final: message.final,
-    spokenAt: message.spokenAt ?? message.lastUpdated,
-    lastUpdated: message.lastUpdated,
-  };
-}
-
-/** The API form of a message row Prisma read; give it a row whose texts openMessages has decrypted. */
-export function toMessageDto(message: Message): MessageDto {
-  const spokenAt = message.spokenAt.getTime();
-  return messageJsonDto({
-    ...message,
-    spokenAt: Number.isNaN(spokenAt) ? null : spokenAt,
-    lastUpdated: message.lastUpdated.getTime(),
-  });
-}
 
 export function meetingNotFound(): AppError {
   return new AppError('NOT_FOUND', 'Meeting not found');
@@ -203,106 +88,6 @@ export async function listMeetingGroups(deps: AppDeps, user: { id: string; timez
 
 export const messageOrder = [{ spokenAt: 'asc' as const }, { id: 'asc' as const }];
 
-/**
- * The whole meeting with every line: the export path (product.md, API's REST answer) for readers that want it
- * all at once, in one query. The web app reads pages (getMeetingMessages) instead.
- */
-export async function getMeeting(deps: AppDeps, userId: string, meetingId: string): Promise<MeetingDetail> {
-  const [found] = await hotRows<{ meeting: string; messages: string }>(
-    deps.database.hot,
-    Prisma.sql`
-    SELECT ${MEETING_JSON}::text AS meeting,
-      (SELECT coalesce(json_agg(${MESSAGE_JSON} ORDER BY c."spokenAt", c.id), '[]')::text
-       FROM "Message" c WHERE c."meetingId" = m.id) AS messages
-    FROM "Meeting" m WHERE m.id = ${meetingId} AND m."userId" = ${userId}`,
-  );
-  if (!found) throw meetingNotFound();
-  const messages = await openMessages(deps, userId, readMessages(found.messages));
-  return { meet: JSON.parse(found.meeting) as MeetingDto, messages: messages.map(messageJsonDto) };
-}
-
-/** Lines per query when every line of a meeting is read (readMeetingInPages). */
-const WHOLE_MEETING_PAGE = 1000;
-
-/** A meeting whose lines are read a page at a time, as they are consumed. */
-export interface MeetingInPages {
-  meet: MeetingDto;
-  /** How many lines it has (as the pages' `total`), known before they are read. */
-  lineCount: number;
-  /** Who spoke, in order of first words; read only for a meeting that stored no participants. */
-  speakers: string[];
-  pages: AsyncGenerator<MessageDto[]>;
-}
-
-/**
- * The whole meeting, for readers of every line (`GET /v1/meeting/{id}`, the JSON export), read a page
- * at a time as the reader takes them: memory holds a page, not the meeting. The meeting is read first
- * (NOT_FOUND before anything is written); its lines follow in transcript order, keyset-paged on
- * (spokenAt, id) as getMeetingMessages pages. Each page's last spokenAt comes back as text, so a time
- * JavaScript cannot hold still marks where the next page starts.
- */
-export async function readMeetingInPages(deps: AppDeps, userId: string, meetingId: string): Promise<MeetingInPages> {
-  const [found] = await hotRows<{ meeting: string; total: number; speakers: string[] }>(
-    deps.database.hot,
-    Prisma.sql`
-    SELECT ${MEETING_JSON}::text AS meeting, ${LINE_COUNT} AS total,
-      CASE WHEN cardinality(m.users) > 0 THEN ARRAY[]::text[] ELSE
-        (SELECT coalesce(array_agg(s."user" ORDER BY s.first), ARRAY[]::text[])
-         FROM (SELECT c."user", min(c."spokenAt") AS first FROM "Message" c WHERE c."meetingId" = m.id GROUP BY c."user") s)
-      END AS speakers
-    FROM "Meeting" m WHERE m.id = ${meetingId} AND m."userId" = ${userId}`,
-  );
-  if (!found) throw meetingNotFound();
-  async function* pages(): AsyncGenerator<MessageDto[]> {
-    for (let after: { spokenAt: string; id: string } | null = null; ; ) {
-      const boundary: Prisma.Sql = after
-        ? Prisma.sql`AND c."spokenAt" >= ${after.spokenAt}::timestamp AND (c."spokenAt", c.id) > (${after.spokenAt}::timestamp, ${after.id})`
-        : Prisma.empty;
-      const [page] = await hotRows<{ lines: string; lastSpokenAt: string | null }>(
-        deps.database.hot,
-        Prisma.sql`
-        SELECT coalesce(json_agg(p.line ORDER BY p."spokenAt", p.id), '[]')::text AS lines,
-               (array_agg(p."spokenAt"::text ORDER BY p."spokenAt" DESC, p.id DESC))[1] AS "lastSpokenAt"
-        FROM (SELECT ${MESSAGE_JSON} AS line, c."spokenAt", c.id FROM "Message" c
-              WHERE c."meetingId" = ${meetingId} ${boundary}
-              ORDER BY c."spokenAt", c.id LIMIT ${WHOLE_MEETING_PAGE}) p`,
-      );
-      const rows = readMessages(page?.lines ?? '[]');
-      if (rows.length) yield (await openMessages(deps, userId, rows)).map(messageJsonDto);
-      if (rows.length < WHOLE_MEETING_PAGE || !page?.lastSpokenAt) return;
-      after = { spokenAt: page.lastSpokenAt, id: rows.at(-1)!.id };
-    }
-  }
-  return { meet: JSON.parse(found.meeting) as MeetingDto, lineCount: found.total, speakers: found.speakers, pages: pages() };
-}
-
-/** JSON.stringify(value, null, space) for a place `depth` levels deep in a document so indented. */
-export function jsonAt(value: unknown, space: number, depth: number): string {
-  const text = JSON.stringify(value, null, space);
-  return space && depth ? text.replaceAll('\n', `\n${' '.repeat(space * depth)}`) : text;
-}
-
-/**
- * The meeting's JSON text, `{ meet, messages }` exactly as `JSON.stringify(detail, null, space)` would
- * write it `depth` levels deep, in pieces: the meeting, then a piece per page of lines. Each piece is
- * checked against the shared schemas first, as the call's output schema checks a whole answer.
- */
-export async function* meetingDetailJson(meeting: MeetingInPages, space = 0, depth = 0): AsyncGenerator<string> {
-  const indent = (level: number) => (space ? `\n${' '.repeat(space * level)}` : '');
-  const colon = space ? ': ' : ':';
-  yield `{${indent(depth + 1)}"meet"${colon}${jsonAt(meetingSchema.parse(meeting.meet), space, depth + 1)},${indent(depth + 1)}"messages"${colon}[`;
-  let written = 0;
-  for await (const page of meeting.pages) {
-    yield page.map((message) => `${written++ ? ',' : ''}${indent(depth + 2)}${jsonAt(messageSchema.parse(message), space, depth + 2)}`).join('');
-  }
-  yield `${written ? indent(depth + 1) : ''}]${indent(depth)}}`;
-}
-
-/**
- * The meeting `m`'s line count: stored when it ended (markMeetingEnded), else counted, which reads
- * every line's index entry (a millisecond for 10,000 lines). COALESCE runs the count only when needed.
- */
-const LINE_COUNT = Prisma.sql`coalesce(m."lineCount", (SELECT count(*) FROM "Message" c WHERE c."meetingId" = m.id)::int)`;
 
 /** Where a page starts, read from a cursor the schema has already checked. */
 function parseCursor(cursor: string): { after: boolean; spokenAt: Date; id: string } {

@@ -16,7 +16,8 @@ import { MAX_EVENT_LINES_CHARS } from '../../events.js';
 import type { Message, Prisma } from '../../generated/prisma/client.js';
 import { estimateTokens, meterGeneration, modelTier, serverEngine } from '../ai-usage/service.js';
 import type { AuthUser } from '../auth/service.js';
-import { meetingNotFound, toMessageDto } from '../meeting/service.js';
+import { toMessageDto } from '../meeting/rows.js';
+import { meetingNotFound } from '../meeting/service.js';
 import { removeOutboxFiles } from '../recap/mailer.js';
 import { callAi } from '../summary/ai-errors.js';
 
