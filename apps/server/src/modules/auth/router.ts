@@ -23,13 +23,10 @@ import { clearSessionCookies, setSessionCookies } from './cookies.js';
 import {
   authConfig,
   getPublicUser,
-  issueExtensionToken,
-  listExtensionTokens,
-  revokeExtensionToken,
-  revokeExtensionTokens,
   signInFirebase,
   signInLocal,
 } from './service.js';
+import { issueExtensionToken, listExtensionTokens, revokeExtensionToken, revokeExtensionTokens } from './extension-tokens.js';
 import { listSessions, refreshSession, revokeAllSessions, revokeSession } from './sessions.js';
 
 const tags = ['auth'];
