@@ -1,18 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { once } from 'node:events';
 import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
 import fastifyCors from '@fastify/cors';
 import fastifySwagger, { type StaticDocumentSpec } from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { fastifyTRPCOpenApiPlugin } from 'trpc-to-openapi';
+import Fastify, { type FastifyError } from 'fastify';
 import { MAX_REQUEST_URL_LENGTH } from '@mbox/shared';
 import type { AppError } from './app-error.js';
 import type { AppDeps } from './deps.js';
 import { closeIdleConnectionsOnClose } from './http/connections.js';
-import { errorBody, sendRequestError } from './http/error-body.js';
+import { sendRequestError } from './http/error-body.js';
 import { registerHealthCheck } from './http/health.js';
 import { registerJsonBodyParser } from './http/json-body.js';
 import { RequestLogController, lazyChildLogger } from './http/logger.js';
@@ -25,13 +23,14 @@ import { registerRecapEmailRoute } from './modules/recap/route.js';
 import { registerStripeWebhook } from './modules/billing/webhook.js';
 import { registerExportRoute } from './modules/export/route.js';
 import { registerOneClickUnsubscribe } from './modules/recap/one-click.js';
-import { registerMeetingRoutes } from './modules/meeting/route.js';
-import { registerTranscriptRoutes } from './modules/transcript/route.js';
+import { meetingRestRoutes, registerMeetingSubscriptions } from './modules/meeting/route.js';
+import { transcriptRestRoutes } from './modules/transcript/route.js';
 import { sealClearWebhookSecrets } from './modules/webhooks/service.js';
 import { openApiDocument } from './openapi.js';
 import { docsPagePolicy, registerSecurityHeaders } from './security-headers.js';
 import { appRouter, type AppRouter } from './trpc/app-router.js';
 import { contextRequest, createContext } from './trpc/context.js';
+import { registerRestRoutes } from './trpc/rest-adapter.js';
 
 /** Largest request body accepted; a transcript batch is far smaller. */
 const BODY_LIMIT = 2 * 1024 * 1024;
@@ -47,7 +46,8 @@ export async function buildApp(deps: AppDeps, options: { webDist?: string | null
     genReqId: () => randomUUID(),
     // A batched tRPC GET names every procedure in one path segment (/trpc/a,b,c); the client keeps URLs
     // under MAX_REQUEST_URL_LENGTH, Fastify's default of 100 characters answered longer batches 414.
-    routerOptions: { maxParamLength: MAX_REQUEST_URL_LENGTH },
+    // REST paths are matched ignoring case and a trailing slash (as the API has always answered them).
+    routerOptions: { maxParamLength: MAX_REQUEST_URL_LENGTH, caseSensitive: false, ignoreTrailingSlash: true },
     logController: new RequestLogController(),
     childLoggerFactory: lazyChildLogger,
   });
@@ -93,16 +93,6 @@ export async function buildApp(deps: AppDeps, options: { webDist?: string | null
     } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
   });
 
-  // A REST body is the input object itself; other JSON (null, an array, a number) is no call's input,
-  // and the facade would read it as an empty object (an update of nothing, a default sign-in).
-  app.addHook('preHandler', async (request, reply) => {
-    const { body } = request;
-    if (!request.url.startsWith('/v1/') || body === undefined) return;
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-      return reply.status(400).send(errorBody(400, 'Body must be a JSON object'));
-    }
-  });
-
   const document = openApiDocument();
   app.get('/v1/openapi.json', async () => document);
   await registerStripeWebhook(app, deps);
@@ -118,24 +108,8 @@ export async function buildApp(deps: AppDeps, options: { webDist?: string | null
     specification: { document: document as unknown as StaticDocumentSpec['document'] },
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/docs', staticCSP: docsPagePolicy(deps.config) });
-  // trpc-to-openapi calls reply.send and resolves its handler at once: while a compressed answer still
-  // streams, Fastify would then send a second, empty one. Its route resolves once the answer is out.
-  app.addHook('onRoute', (route) => {
-    if (route.url !== '/v1/*') return;
-    const handler = route.handler;
-    route.handler = async function (this: FastifyInstance, request, reply) {
-      await handler.call(this, request, reply);
-      if (!reply.sent && !reply.raw.destroyed) await once(reply.raw, 'close');
-    };
-  });
-  // The calls made most often, before the facade's `/v1/*` (a static route wins): the same procedures, less per call.
-  registerTranscriptRoutes(app, deps);
-  registerMeetingRoutes(app, deps);
-  await app.register(fastifyTRPCOpenApiPlugin, {
-    basePath: '/v1',
-    router: appRouter,
-    createContext: ({ req, res }: { req: FastifyRequest; res: FastifyReply }) => createContext(deps, contextRequest(deps, req, res)),
-  });
+  registerRestRoutes(app, deps, { ...transcriptRestRoutes, ...meetingRestRoutes });
+  registerMeetingSubscriptions(app, deps);
 
   registerExtensionZip(app, options.extensionZipDir);
   await registerWebApp(app, options.webDist);

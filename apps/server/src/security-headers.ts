@@ -109,7 +109,7 @@ export function registerSecurityHeaders(app: FastifyInstance<Server, IncomingMes
     // Firebase's sign-in popup reports back through window.opener.
     crossOriginOpenerPolicy: { policy: config.AUTH_MODE === 'firebase' ? 'same-origin-allow-popups' : 'same-origin' },
   });
-  // onRequest: the REST facade rewrites request.url to its own path before it answers.
+  // onRequest, before the request guards: their refusals carry these headers too.
   app.addHook('onRequest', (request, reply, done) => {
     setHelmetHeaders(request.raw, reply.raw, (error?: unknown) => {
       if (error) return done(error instanceof Error ? error : new Error(String(error)));

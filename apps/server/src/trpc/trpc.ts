@@ -9,7 +9,7 @@ import { AppError, ERROR_KINDS, type InputIssue } from '../app-error.js';
 import type { AuthUser } from '../modules/auth/service.js';
 import { CSRF_REFUSAL, type AuthRefusal, type Context } from './context.js';
 
-/** Raised instead of a ZodError so the REST facade keeps our message (it would replace a ZodError's). */
+/** The cause of an input refusal: carries our issues to the error formatter, which answers them as `data.issues`. */
 class InputError extends Error {
   override name = 'InputError';
   constructor(readonly issues: InputIssue[]) {
