@@ -231,6 +231,15 @@ export function tinyGguf(options: TinyGgufOptions = {}): Buffer {
     const isNorm = t.name.endsWith('norm.weight');
     const scale = 1 / Math.sqrt(t.dims[0]!);
     for (let k = 0; k < values.length; k++) values[k] = isNorm ? 1 : (rand() * 2 - 1) * scale * 2;
+    if (t.name === 'output.weight') {
+      // Control and byte pieces get a zero logit while the words' logits spread far above and below it:
+      // the model writes words until maxTokens, never an early end of text, so tests know their length.
+      vocab.types.forEach((type, token) => {
+        const row = values.subarray(token * nEmbd, (token + 1) * nEmbd);
+        if (type === TOKEN.NORMAL) row.set(row.map((w) => w * 8));
+        else row.fill(0);
+      });
+    }
     w.push(Buffer.from(values.buffer));
     w.padTo(GGUF_ALIGNMENT);
   });

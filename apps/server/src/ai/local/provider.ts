@@ -47,6 +47,18 @@ function startWorker(workerData: LocalWorkerData): Worker {
   return new Worker(`import(${tsx}).then((api) => api.register()).then(() => import(${source}))`, { eval: true, workerData });
 }
 
+/**
+ * Waits for the thread to end by itself once it freed llama.cpp; terminated only if it hangs, since
+ * terminating a thread inside llama.cpp can abort the whole process.
+ */
+async function ended(worker: Worker, graceMs = 10_000): Promise<void> {
+  if (worker.threadId === -1) return;
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  const timer = setTimeout(() => void worker.terminate(), graceMs);
+  await exited;
+  clearTimeout(timer);
+}
+
 function cancelled(): LlmRequestError {
   return new LlmRequestError('The LLM request was cancelled.', undefined, 'rejected', 1);
 }
@@ -91,7 +103,7 @@ export class LocalModelProvider implements LlmProvider {
       worker.on('message', listeners.message).on('error', listeners.error).on('exit', listeners.exit);
     })
       .catch(async (error: unknown) => {
-        await worker.terminate();
+        await ended(worker);
         throw error;
       })
       .finally(() => {
@@ -229,14 +241,8 @@ export class LocalModelProvider implements LlmProvider {
         }
         this.queue.length = 0;
       }
-      const disposed = new Promise<void>((resolve) => {
-        const onMessage = (m: FromWorker) => m.type === 'disposed' && resolve();
-        this.worker.on('message', onMessage);
-        this.worker.once('exit', () => resolve());
-      });
       this.post({ type: 'dispose' });
-      await Promise.race([disposed, new Promise((r) => setTimeout(r, 5000))]);
-      await this.worker.terminate();
+      await ended(this.worker);
       for (const job of this.running.values()) {
         job.detach();
         job.reject(cancelled());

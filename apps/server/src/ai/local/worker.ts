@@ -29,10 +29,12 @@ function chatHistory(messages: readonly ChatMessage[]): ChatHistoryItem[] {
   return history;
 }
 
+let loaded: { dispose(): Promise<void> } | undefined;
+
 async function start() {
   // Imported here, not at the top: from the sources this file is loaded through tsx's require hook.
   const { GgufInsights, getLlama, LlamaChat, readGgufFileInfo, resolveChatWrapper } = await import('node-llama-cpp');
-  const llama = await getLlama({ gpu: options.gpu === 'cpu' ? false : options.gpu, build: 'never', logLevel: 'error' as never, maxThreads: options.threads || undefined });
+  const llama = (loaded = await getLlama({ gpu: options.gpu === 'cpu' ? false : options.gpu, build: 'never', logLevel: 'error' as never, maxThreads: options.threads || undefined }));
   const info = await readGgufFileInfo(options.modelPath);
   const insights = await GgufInsights.from(info, llama);
   const trainContext = insights.trainContextSize ?? MIN_CONTEXT_TOKENS;
@@ -42,7 +44,10 @@ async function start() {
     context: (await insights.estimateContextResourceRequirementsV2({ contextSize: minContext, modelGpuLayers: 0, sequences: options.parallel })).cpuRam,
   };
   const refusal = memoryShortfall(basename(options.modelPath), needed, options.memoryLimitBytes);
-  if (refusal) return send({ type: 'load-failed', reason: 'memory', message: refusal });
+  if (refusal) {
+    await llama.dispose();
+    return send({ type: 'load-failed', reason: 'memory', message: refusal });
+  }
 
   const model = await llama.loadModel({ modelPath: options.modelPath });
   const context = await model.createContext({
@@ -64,6 +69,7 @@ async function start() {
     const chat = new LlamaChat({ contextSequence: sequence, chatWrapper });
     const input = sequence.tokenMeter.usedInputTokens;
     const output = sequence.tokenMeter.usedOutputTokens;
+    let outcome: FromWorker;
     try {
       const result = await chat.generateResponse(chatHistory(job.messages), {
         maxTokens: job.maxTokens,
@@ -76,15 +82,16 @@ async function start() {
         promptTokens: sequence.tokenMeter.usedInputTokens - input,
         completionTokens: sequence.tokenMeter.usedOutputTokens - output,
       };
-      send({ type: 'done', id: job.id, text: result.response, usage, aborted: result.metadata.stopReason === 'abort' });
+      outcome = { type: 'done', id: job.id, text: result.response, usage, aborted: result.metadata.stopReason === 'abort' };
     } catch (error) {
-      send({ type: 'failed', id: job.id, message: error instanceof Error ? error.message : String(error) });
-    } finally {
-      running.delete(job.id);
-      chat.dispose();
-      await sequence.clearHistory();
-      free.push(sequence);
+      outcome = { type: 'failed', id: job.id, message: error instanceof Error ? error.message : String(error) };
     }
+    running.delete(job.id);
+    chat.dispose();
+    await sequence.clearHistory();
+    free.push(sequence);
+    // Only now: the main thread sends the next generation as soon as it hears this one ended.
+    send(outcome);
   }
 
   port.on('message', (message: ToWorker) => {
@@ -97,12 +104,15 @@ async function start() {
         await model.dispose();
         await llama.dispose();
         send({ type: 'disposed' });
+        port.close();
       })();
     }
   });
   send({ type: 'ready', contextTokens: context.contextSize, trainContextTokens: trainContext, gpu: llama.gpu, chatWrapper: chatWrapper.wrapperName });
 }
 
-start().catch((error: unknown) => {
+start().catch(async (error: unknown) => {
+  // Freed, so the thread can end by itself: terminating a thread that holds llama.cpp aborts the process.
+  await loaded?.dispose().catch(() => undefined);
   send({ type: 'load-failed', reason: 'invalid', message: `The local model could not be loaded: ${error instanceof Error ? error.message : String(error)}` });
 });
