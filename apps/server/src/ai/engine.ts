@@ -1,5 +1,7 @@
 import {
+  OFFLINE_MODEL_NAME,
   promptTitle,
+  type AiEngineKind,
   summarySettingsSchema,
   type PromptKey,
   type SummarySettings,
@@ -31,7 +33,7 @@ import { countMessageTokens, countTokens } from './tokens.js';
 import type { ChatMessage, LlmProvider, LlmResult, ModelTier, TokenUsage, TranscriptTurn } from './types.js';
 import { cleanTurnText } from './offline/text.js';
 
-export const OFFLINE_MODEL = 'mbox-offline';
+export const OFFLINE_MODEL = OFFLINE_MODEL_NAME;
 
 export interface GenerateSummaryInput {
   transcript: readonly TranscriptTurn[];
@@ -76,9 +78,6 @@ export interface FixLineInput {
   tier: ModelTier;
   signal?: AbortSignal;
 }
-
-/** Which engine answers: an OpenAI-compatible server, the built-in local model, or the offline engine. */
-export type AiEngineKind = 'openai' | 'local' | 'offline';
 
 export interface AiEngineOptions {
   /** The OpenAI-compatible LLM; absent = the local model answers if one is installed, else the offline engine. */

@@ -20,6 +20,7 @@ const stored: Summary = {
   promptKey: 'summary',
   customPrompt: '',
   citations: [],
+  model: 'local:qwen2.5-1.5b-instruct-q4_k_m',
 };
 
 /** A free account's day with 3 of its 10 generations used. */
