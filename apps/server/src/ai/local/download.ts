@@ -3,6 +3,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rename, rm, stat, statfs } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
+import type { ReadableStream } from 'node:stream/web';
 import { pipeline } from 'node:stream/promises';
 import { formatGb } from './memory.js';
 
@@ -107,7 +108,7 @@ export async function downloadModel(options: ModelDownload): Promise<{ path: str
     }
     let received = start;
     options.onProgress?.({ received, total });
-    const body = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream<Uint8Array>);
+    const body = Readable.fromWeb(response.body as ReadableStream<Uint8Array>);
     body.on('data', (chunk: Buffer) => {
       received += chunk.length;
       options.onProgress?.({ received, total });
