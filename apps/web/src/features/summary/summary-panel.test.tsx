@@ -80,6 +80,11 @@ describe('summary panel', () => {
     expect(screen.getByRole('button', { name: 'Generate' })).toBeTruthy();
   });
 
+  it('says which engine wrote the summary', async () => {
+    setup({ summaries: [stored], summariesDisabled: false, promptList: 'default' });
+    expect((await screen.findByTestId('summary-engine')).textContent).toBe('Written by the local model qwen2.5-1.5b-instruct-q4_k_m');
+  });
+
   it('reuses a stored translation without a call, translates otherwise, and resets to English on prompt change', async () => {
     const { fake } = setup(
       { summaries: [stored], summariesDisabled: false, promptList: 'default' },
