@@ -197,7 +197,7 @@ describe('summary panel', () => {
   it('says translation needs an AI model, and offers none, when the server has no LLM', async () => {
     setup(
       { summaries: [stored], summariesDisabled: false, promptList: 'default' },
-      { handlers: { 'summary.capabilities': () => ({ llmConfigured: false }) } },
+      { handlers: { 'summary.capabilities': () => ({ llmConfigured: false, engine: 'offline' }) } },
     );
     expect((await screen.findByTestId('translation-needs-model')).textContent).toBe(TRANSLATION_NEEDS_MODEL);
     expect((screen.getByRole('combobox', { name: 'Language' }) as HTMLSelectElement).disabled).toBe(true);
