@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import type { LlmProvider } from '../types.js';
+import { ModelDownloadTracker } from './download-tracker.js';
 import { availableMemoryBytes } from './memory.js';
 import type { LocalWorkerData } from './protocol.js';
 import { LocalModelProvider, localModelName } from './provider.js';
@@ -62,7 +63,22 @@ export class LocalModelHost {
   private path: string | undefined;
   private error: string | undefined;
 
-  constructor(readonly options: LocalModelHostOptions) {}
+  /** Settings → AI's download into LOCAL_MODEL_DIR. */
+  readonly downloads: ModelDownloadTracker;
+
+  constructor(readonly options: LocalModelHostOptions) {
+    this.downloads = new ModelDownloadTracker(options.dir);
+  }
+
+  /** The GGUF files in LOCAL_MODEL_DIR. */
+  installedModels(): { file: string; bytes: number }[] {
+    return installedModels(resolve(this.options.dir));
+  }
+
+  /** The loaded (or loading) model's path. */
+  get modelPath(): string | undefined {
+    return this.path;
+  }
 
   get pinned(): boolean {
     return Boolean(this.options.pinned);
