@@ -166,8 +166,11 @@ export const configSchema = z.object({
   LOCAL_MODEL_DIR: optionalString,
   /** Local-model generations running at once; the others wait in order. Each one takes its own context memory. */
   LOCAL_MODEL_PARALLEL: z.coerce.number().int().min(1).max(16).default(1),
-  /** CPU threads of the local model; 0 = every core. */
-  LOCAL_MODEL_THREADS: z.coerce.number().int().min(0).max(256).default(0),
+  /**
+   * CPU threads of the local model; unset = one less than the cores (at least 1), leaving one to the
+   * server: on a busy machine llama.cpp's threads wait on each other for every core they are given.
+   */
+  LOCAL_MODEL_THREADS: z.coerce.number().int().min(1).max(256).optional(),
   /** `auto` uses a GPU when node-llama-cpp has a binary for it (CUDA, Vulkan, Metal); `cpu` never does. */
   LOCAL_MODEL_GPU: z.preprocess(emptyAsUndefined, z.enum(['auto', 'cpu', 'cuda', 'vulkan', 'metal']).default('auto')),
   /** Largest context (tokens) a local generation gets; the model's training context caps it too. */

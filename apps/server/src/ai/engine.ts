@@ -7,6 +7,7 @@ import {
   type SummarySettings,
   type SummarySettingsInput,
 } from '@mbox/shared';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { Config } from '../config.js';
 import { groupWithinBudget, splitLinesIntoChunks } from './chunking.js';
@@ -343,7 +344,7 @@ function localModelHost(config: Config, log?: LocalModelHostOptions['log']): Loc
     pinned: config.LOCAL_MODEL,
     dir: config.LOCAL_MODEL_DIR ?? join(config.DATA_DIR, 'models'),
     parallel: config.LOCAL_MODEL_PARALLEL,
-    threads: config.LOCAL_MODEL_THREADS,
+    threads: config.LOCAL_MODEL_THREADS ?? Math.max(1, availableParallelism() - 1),
     gpu: config.LOCAL_MODEL_GPU,
     maxContextTokens: config.LOCAL_MODEL_CONTEXT_TOKENS,
     maxRamBytes: config.LOCAL_MODEL_MAX_RAM_MB * 1024 * 1024,

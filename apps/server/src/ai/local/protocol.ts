@@ -5,7 +5,7 @@ export interface LocalWorkerData {
   modelPath: string;
   /** Generations running at once: one context sequence each. */
   parallel: number;
-  /** CPU threads llama.cpp may use; 0 = as many as the machine has. */
+  /** CPU threads llama.cpp may use. */
   threads: number;
   gpu: 'auto' | 'cpu' | 'cuda' | 'vulkan' | 'metal';
   /** Largest context (tokens) a sequence gets; the model's own training context caps it too. */

@@ -33,8 +33,8 @@ let loaded: { dispose(): Promise<void> } | undefined;
 
 async function start() {
   // Imported here, not at the top: from the sources this file is loaded through tsx's require hook.
-  const { GgufInsights, getLlama, LlamaChat, readGgufFileInfo, resolveChatWrapper } = await import('node-llama-cpp');
-  const llama = (loaded = await getLlama({ gpu: options.gpu === 'cpu' ? false : options.gpu, build: 'never', logLevel: 'error' as never, maxThreads: options.threads || undefined }));
+  const { GgufInsights, getLlama, LlamaChat, LlamaLogLevel, readGgufFileInfo, resolveChatWrapper } = await import('node-llama-cpp');
+  const llama = (loaded = await getLlama({ gpu: options.gpu === 'cpu' ? false : options.gpu, build: 'never', logLevel: LlamaLogLevel.error, maxThreads: options.threads || undefined }));
   const info = await readGgufFileInfo(options.modelPath);
   const insights = await GgufInsights.from(info, llama);
   const trainContext = insights.trainContextSize ?? MIN_CONTEXT_TOKENS;
