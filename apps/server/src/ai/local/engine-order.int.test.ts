@@ -9,6 +9,7 @@ import { makePremium, seedMeeting } from '../../test/fixtures.js';
 import { startOpenAiTestServer, type OpenAiTestServer } from '../../test/openai-server.js';
 import { writeTinyGguf } from '../../test/tiny-gguf.js';
 import { AiEngine } from '../engine.js';
+import { fixLineOffline } from '../offline/fix-line.js';
 
 // Which engine answers, and every AI feature through the real server with the local model
 // (the tiny GGUF: noise for text, but real tokens, streams and citations handling).
@@ -165,6 +166,34 @@ describe('every AI feature with the local model, through the server', () => {
     });
     expect(events.filter((e) => e.type === 'delta').length).toBeGreaterThan(3);
     expect(events.at(-1)).toMatchObject({ type: 'done', engine: 'local' });
+  });
+
+  it('cleans caption lines and summarises pasted text (the tools summarizer) with the local model', async () => {
+    const { messages } = await seedMeeting(app, token, 'local-model-fix', [
+      { speaker: 'Alice', text: 'um so I I think the the launch is is on friday' },
+      { speaker: 'Bob', text: 'Sounds good.' },
+    ]);
+    const target = messages[0]!;
+    const fixed = await app.rest<{ message: { aiFixed: string } }>('PUT', `/v1/p/message/ai-fix/${target.key}`, { token });
+    expect(fixed.status).toBe(200);
+    // The model's line (noise from the tiny model), not the offline rules' cleaned sentence.
+    expect(fixed.body.message.aiFixed).not.toBe(fixLineOffline(target.text));
+    expect(fixed.body.message.aiFixed.length).toBeGreaterThan(0);
+
+    const sentences = [
+      'The library will extend its opening hours from next month and stay open until nine in the evening.',
+      'A survey of six hundred readers showed that most of them could only visit after work.',
+    ];
+    const response = await fetch(`${app.url}/v1/public/utils/summary`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ text: sentences.join('\n') }),
+    });
+    const body = (await response.json()) as { result: { summary: string } };
+    expect(response.status).toBe(200);
+    expect(body.result.summary.length).toBeGreaterThan(0);
+    // The offline engine would have picked these sentences; the model wrote its own text.
+    for (const sentence of sentences) expect(body.result.summary).not.toContain(sentence);
   });
 
   it('keeps /healthz responsive while the model generates', async () => {
