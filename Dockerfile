@@ -12,8 +12,14 @@ COPY scripts ./scripts
 COPY prisma ./prisma
 COPY packages ./packages
 COPY apps ./apps
-# postinstall applies patches/ and generates the Prisma client (apps/server/src/generated).
-RUN npm ci --no-audit --no-fund
+# postinstall applies patches/ and generates the Prisma client (apps/server/src/generated). The local
+# model's llama.cpp comes as node-llama-cpp's prebuilt binaries (npm packages): nothing is downloaded or
+# compiled by its postinstall. The GPU variants (CUDA, Vulkan: ~600 MB) are removed unless the build sets
+# LOCAL_MODEL_GPU_BINARIES=true (a CUDA image also needs an NVIDIA base image; docs/ai.md, "Local model").
+ARG LOCAL_MODEL_GPU_BINARIES=false
+ENV NODE_LLAMA_CPP_SKIP_DOWNLOAD=true
+RUN npm ci --no-audit --no-fund && \
+  if [ "$LOCAL_MODEL_GPU_BINARIES" != "true" ]; then rm -rf node_modules/@node-llama-cpp/*-cuda* node_modules/@node-llama-cpp/*-vulkan; fi
 COPY CHANGELOG.md ./
 # The server's own node_modules holds what could not be hoisted (none of it production today): kept as a
 # folder, maybe empty, so the runtime stage's COPY of it holds whatever a later version puts there.

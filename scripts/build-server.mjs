@@ -99,7 +99,11 @@ const started = Date.now();
 rmSync(dist, { recursive: true, force: true });
 const result = await esbuild.build({
   // The offline engine's worker threads load their own entry (apps/server/src/ai/offline/pool.ts).
-  entryPoints: { main: join(root, 'apps/server/src/main.ts'), 'offline-worker': join(root, 'apps/server/src/ai/offline/worker.ts') },
+  entryPoints: {
+    main: join(root, 'apps/server/src/main.ts'),
+    'offline-worker': join(root, 'apps/server/src/ai/offline/worker.ts'),
+    'local-model-worker': join(root, 'apps/server/src/ai/local/worker.ts'),
+  },
   outdir: dist,
   bundle: true,
   splitting: true,

@@ -61,6 +61,7 @@ describe('ask the meeting while it runs', () => {
     await expect.poll(() => lastAnswer(page).getAttribute('aria-busy')).toBe('false');
     expect(await page.getByTestId('ask-question').last().textContent()).toBe('What did Bob promise?');
     expect(await lastAnswer(page).getByTestId('ask-answer-text').textContent()).toContain('I promise to send the revised budget to finance by Friday.');
+    expect(await lastAnswer(page).getByTestId('ask-engine').textContent()).toBe('Answered by the offline engine');
     const chips = lastAnswer(page).getByTestId('ask-citation');
     expect(await chips.count()).toBe(1);
     expect(await chips.first().textContent()).toMatch(/^1Bob · \d\d:\d\d [AP]M$/);

@@ -163,6 +163,32 @@ export const configSchema = z.object({
   AI_DAILY_TOKENS_PREMIUM: z.coerce.number().int().min(0).max(MAX_DAILY_TOKENS).default(2_000_000),
   /** Worker threads of the offline engine; unset = one less than the CPU cores, 1 to 4. */
   OFFLINE_AI_THREADS: z.coerce.number().int().min(1).max(32).optional(),
+  /**
+   * The built-in local model (docs/ai.md, "Local model"): a GGUF file that llama.cpp runs inside the server
+   * when no OpenAI-compatible server is configured. Set, it pins the model; unset, the model chosen in
+   * Settings → AI (or the first GGUF in LOCAL_MODEL_DIR) is used.
+   */
+  LOCAL_MODEL: optionalString,
+  /** Where Settings → AI and `npm run model:pull` put downloaded models; default DATA_DIR/models. */
+  LOCAL_MODEL_DIR: optionalString,
+  /** Local-model generations running at once; the others wait in order. Each one takes its own context memory. */
+  LOCAL_MODEL_PARALLEL: z.coerce.number().int().min(1).max(16).default(1),
+  /**
+   * CPU threads of the local model; unset = one less than the cores (at least 1), leaving one to the
+   * server: on a busy machine llama.cpp's threads wait on each other for every core they are given.
+   */
+  LOCAL_MODEL_THREADS: z.coerce.number().int().min(1).max(256).optional(),
+  /** `auto` uses a GPU when node-llama-cpp has a binary for it (CUDA, Vulkan, Metal); `cpu` never does. */
+  LOCAL_MODEL_GPU: z.preprocess(emptyAsUndefined, z.enum(['auto', 'cpu', 'cuda', 'vulkan', 'metal']).default('auto')),
+  /** Largest context (tokens) a local generation gets; the model's training context caps it too. */
+  LOCAL_MODEL_CONTEXT_TOKENS: z.coerce.number().int().min(1024).max(131072).default(8192),
+  /** RAM (MB) the local model may take; 0 = what the machine has available. A model that needs more is refused. */
+  LOCAL_MODEL_MAX_RAM_MB: z.coerce.number().int().min(0).default(0),
+  /**
+   * Accounts (e-mail addresses, comma-separated) that administer the deployment: Settings → AI. In local
+   * auth mode every local account is an administrator.
+   */
+  ADMIN_EMAILS: commaList((e) => /^[^@\s,]+@[^@\s,]+$/.test(e), 'an e-mail address'),
 
   /** SMTP server of recap e-mails (smtp://user:pass@host:587, smtps://...); without it they go to DATA_DIR/outbox. */
   SMTP_URL: optionalString,

@@ -54,7 +54,7 @@ async function main(): Promise<void> {
   if (database.appliedMigrations.length) log.info({ migrations: database.appliedMigrations }, 'migrations applied');
   const shutdown = new AbortController();
   const deps: AppDeps = {
-    ai: AiEngine.fromConfig(config),
+    ai: AiEngine.fromConfig(config, log),
     config,
     database,
     db: database.prisma,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { meetingIdSchema } from './meeting.js';
+import { aiEngineSchema } from './generation.js';
 import { MIN_QUESTION_LENGTH } from './ui-messages.js';
 
 /** Longest question: a question, not a document (as custom prompts). */
@@ -54,7 +55,7 @@ export type AskCitation = z.infer<typeof askCitationSchema>;
 export const askStreamEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('citations'), citations: z.array(askCitationSchema) }),
   z.object({ type: z.literal('delta'), text: z.string() }),
-  z.object({ type: z.literal('done'), answer: z.string(), citations: z.array(askCitationSchema) }),
+  z.object({ type: z.literal('done'), answer: z.string(), citations: z.array(askCitationSchema), engine: aiEngineSchema }),
   z.object({ type: z.literal('error'), message: z.string() }),
 ]);
 export type AskStreamEvent = z.infer<typeof askStreamEventSchema>;

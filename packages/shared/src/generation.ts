@@ -77,13 +77,39 @@ export const summaryStreamEventSchema = z.discriminatedUnion('type', [
 ]);
 export type SummaryStreamEvent = z.infer<typeof summaryStreamEventSchema>;
 
-/** Says whether the server has an LLM: translation needs one (the offline engine cannot translate). */
+/** The engines that answer, in the order the server picks them: an OpenAI-compatible server, the built-in local model, the offline engine. */
+export const AI_ENGINES = ['openai', 'local', 'offline'] as const;
+export const aiEngineSchema = z.enum(AI_ENGINES);
+export type AiEngineKind = z.infer<typeof aiEngineSchema>;
+
+/** The model name a summary records for the offline engine; the local model's are `local:<file>`. */
+export const OFFLINE_MODEL_NAME = 'mbox-offline';
+
+/** Which engine wrote a text, from the model name it recorded ('' for summaries older than the record). */
+export function engineOfModel(model: string): AiEngineKind | null {
+  if (!model) return null;
+  if (model === OFFLINE_MODEL_NAME) return 'offline';
+  return model.startsWith('local:') ? 'local' : 'openai';
+}
+
+/** What the interface says wrote an answer: "the offline engine", "the local model qwen2.5-…", "gpt-4o". */
+export function engineLabel(engine: AiEngineKind, model = ''): string {
+  if (engine === 'offline') return 'the offline engine';
+  if (engine === 'local') return model ? `the local model ${model.replace(/^local:/, '')}` : 'the local model';
+  return model || 'the AI server';
+}
+
+/**
+ * Says whether the server has an LLM (translation needs one: the offline engine cannot translate) and
+ * which engine answers now.
+ */
 export const aiCapabilitiesSchema = z.object({
   llmConfigured: z.boolean(),
+  engine: aiEngineSchema,
 });
 export type AiCapabilities = z.infer<typeof aiCapabilitiesSchema>;
 
 /** Shown where translation is offered while the server has no LLM: what is missing and where to set it up. */
 export const TRANSLATION_NEEDS_MODEL =
-  'Translation needs an AI model. Set one up on the server with OPENAI_API_KEY (and OPENAI_BASE_URL for Ollama, ' +
-  'vLLM, LM Studio or OpenRouter), as docs/ai.md describes, then restart it.';
+  'Translation needs an AI model. Add a local model in Settings → AI (administrators), or set one up on the server ' +
+  'with OPENAI_API_KEY (and OPENAI_BASE_URL for Ollama, vLLM, LM Studio or OpenRouter), as docs/ai.md describes.';

@@ -31,6 +31,7 @@ export * from './share.js';
 export * from './export.js';
 export * from './ask.js';
 export * from './ai-usage.js';
+export * from './local-model.js';
 export * from './search.js';
 export * from './account.js';
 export * from './redirect.js';

@@ -41,6 +41,11 @@ export const summarySchema = z.object({
   customPrompt: z.string(),
   /** The lines its points cite, by number (translations cite the same numbers); empty when it cites none. */
   citations: z.array(summaryCitationSchema),
+  /**
+   * What wrote it: `mbox-offline` (the offline engine), `local:<file>` (the built-in local model) or the
+   * OpenAI-compatible server's model; empty for summaries stored before it was recorded.
+   */
+  model: z.string(),
 });
 export type Summary = z.infer<typeof summarySchema>;
 

@@ -1,10 +1,14 @@
 import {
+  OFFLINE_MODEL_NAME,
   promptTitle,
+  type AiEngineKind,
   summarySettingsSchema,
   type PromptKey,
   type SummarySettings,
   type SummarySettingsInput,
 } from '@mbox/shared';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
 import type { Config } from '../config.js';
 import { groupWithinBudget, splitLinesIntoChunks } from './chunking.js';
 import { mapWithConcurrency } from './concurrency.js';
@@ -12,6 +16,7 @@ import { citeLlmAnswer, protectMarks } from './citations.js';
 import { AiInputError, LlmNotConfiguredError, LlmRequestError } from './errors.js';
 import { fixLineOffline } from './offline/fix-line.js';
 import { defaultOfflineThreads, inlineRunner, workerPoolRunner, type OfflineRunner } from './offline/pool.js';
+import { LocalModelHost, type LocalModelHostOptions } from './local/host.js';
 import { OpenAiProvider } from './openai-provider.js';
 import {
   buildChunkMessages,
@@ -29,7 +34,7 @@ import { countMessageTokens, countTokens } from './tokens.js';
 import type { ChatMessage, LlmProvider, LlmResult, ModelTier, TokenUsage, TranscriptTurn } from './types.js';
 import { cleanTurnText } from './offline/text.js';
 
-export const OFFLINE_MODEL = 'mbox-offline';
+export const OFFLINE_MODEL = OFFLINE_MODEL_NAME;
 
 export interface GenerateSummaryInput {
   transcript: readonly TranscriptTurn[];
@@ -76,8 +81,10 @@ export interface FixLineInput {
 }
 
 export interface AiEngineOptions {
-  /** The LLM; absent = the offline engine answers (and translation is refused). */
+  /** The OpenAI-compatible LLM; absent = the local model answers if one is installed, else the offline engine. */
   provider?: LlmProvider;
+  /** The built-in local model (used only without `provider`). */
+  local?: LocalModelHost;
   /** Context window assumed for the model, in tokens (LLM_CONTEXT_TOKENS). */
   contextTokens: number;
   /** Chunk requests running at once for long meetings (LLM_CONCURRENCY). */
@@ -98,18 +105,21 @@ function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
  */
 export class AiEngine {
   private readonly provider: LlmProvider | undefined;
+  readonly local: LocalModelHost | undefined;
   private readonly contextTokens: number;
   private readonly concurrency: number;
   private readonly offline: OfflineRunner;
 
   constructor(options: AiEngineOptions) {
     this.provider = options.provider;
+    this.local = options.provider ? undefined : options.local;
     this.contextTokens = options.contextTokens;
     this.concurrency = Math.max(1, options.concurrency);
     this.offline = options.offline ?? inlineRunner;
   }
 
-  static fromConfig(config: Config): AiEngine {
+  /** The engine of the configuration; a local model, when one is installed, starts loading at once. */
+  static fromConfig(config: Config, log?: LocalModelHostOptions['log']): AiEngine {
     const configured = Boolean(config.OPENAI_API_KEY || config.OPENAI_BASE_URL);
     return new AiEngine({
       provider: configured
@@ -121,24 +131,44 @@ export class AiEngine {
             maxRetries: config.LLM_MAX_RETRIES,
           })
         : undefined,
+      local: configured ? undefined : localModelHost(config, log),
       contextTokens: config.LLM_CONTEXT_TOKENS,
       concurrency: config.LLM_CONCURRENCY,
       offline: configured ? undefined : workerPoolRunner(config.OFFLINE_AI_THREADS ?? defaultOfflineThreads()),
     });
   }
 
-  /** Stops the offline engine's worker threads. */
-  close(): Promise<void> {
-    return this.offline.close();
+  /** Stops the offline engine's worker threads and frees the local model. */
+  async close(): Promise<void> {
+    await Promise.all([this.offline.close(), this.local?.close()]);
   }
 
+  /** The server has an LLM (an OpenAI-compatible server or an installed local model): translation works. */
   get isLlmConfigured(): boolean {
-    return this.provider !== undefined;
+    return this.provider !== undefined || this.local?.installed === true;
+  }
+
+  /** The engine that answers now, in the order OpenAI-compatible server, local model, offline engine. */
+  get engine(): AiEngineKind {
+    return this.provider ? 'openai' : this.local?.installed ? 'local' : 'offline';
+  }
+
+  /** The LLM to answer with: the configured server, else the local model (waiting while it loads). */
+  private async llm(): Promise<LlmProvider | undefined> {
+    return this.provider ?? (await this.local?.current());
+  }
+
+  /**
+   * Tokens a request and its answer may take: the local model's own context (a margin kept, as prompts
+   * are counted with another tokenizer than the model's), else LLM_CONTEXT_TOKENS.
+   */
+  private contextFor(modelContextTokens: number | undefined): number {
+    return modelContextTokens ? Math.floor(modelContextTokens * 0.85) : this.contextTokens;
   }
 
   /** Tokens kept free for the answer in every request. */
-  private get outputTokens(): number {
-    return Math.max(256, Math.min(4096, Math.round(this.contextTokens * 0.25)));
+  private outputTokensFor(contextTokens: number): number {
+    return Math.max(256, Math.min(4096, Math.round(contextTokens * 0.25)));
   }
 
   async generateSummary(input: GenerateSummaryInput): Promise<GeneratedSummary> {
@@ -148,7 +178,8 @@ export class AiEngine {
       throw new AiInputError('customPrompt', 'A custom prompt needs a question of at least 6 characters.');
     }
     const title = promptTitle(input.promptKey, customPrompt);
-    if (!this.provider) {
+    const provider = await this.llm();
+    if (!provider) {
       const { transcript, promptKey, material, variant, timeZone } = input;
       const answer = await this.offline.run({ transcript, promptKey, settings, customPrompt, material, variant, timeZone }, input.signal);
       const html = sanitizeSummaryHtml(answer.html);
@@ -156,7 +187,7 @@ export class AiEngine {
       for (const block of htmlBlocks(html)) input.onToken?.(block);
       return { title, html, model: OFFLINE_MODEL, usage: ZERO_USAGE, chunks: 1, citedLines: answer.lines };
     }
-    const result = await this.generateWithLlm(this.provider, { ...input, customPrompt }, settings);
+    const result = await this.generateWithLlm(provider, { ...input, customPrompt }, settings);
     const answer = answerToSafeHtml(result.text);
     if (!answer) throw new LlmRequestError('The LLM returned an empty answer.', undefined, 'empty', 1);
     const { html, lines } = await citeLlmAnswer(
@@ -181,19 +212,21 @@ export class AiEngine {
     const cited = cites ? { sent } : {};
     const transcriptText = lines.join('\n');
     const common = { promptKey: input.promptKey, settings, customPrompt: input.customPrompt, material: input.material };
-    const inputBudget = this.contextTokens - this.outputTokens;
+    const contextTokens = this.contextFor(provider.contextTokens);
+    const outputTokens = this.outputTokensFor(contextTokens);
+    const inputBudget = contextTokens - outputTokens;
     const direct = buildSummaryMessages({ ...common, transcriptText });
     if (countMessageTokens(direct) <= inputBudget) {
-      return { ...(await this.call(provider, direct, input, this.outputTokens, input.onToken)), chunks: 1, ...cited };
+      return { ...(await this.call(provider, direct, input, outputTokens, input.onToken)), chunks: 1, ...cited };
     }
 
     // Map: notes of each part, sized so that all notes together fit the combine request.
     const noteCeiling = 400;
-    const chunkOutput = Math.min(this.outputTokens, noteCeiling * 2);
+    const chunkOutput = Math.min(outputTokens, noteCeiling * 2);
     const overhead = countMessageTokens(
       buildChunkMessages({ ...common, chunkText: '', part: 999, parts: 999, noteWords: noteCeiling }),
     );
-    const chunkBudget = this.contextTokens - chunkOutput - overhead;
+    const chunkBudget = contextTokens - chunkOutput - overhead;
     if (chunkBudget < 64) throw new AiInputError('LLM_CONTEXT_TOKENS', 'LLM_CONTEXT_TOKENS is too small to split the transcript.');
     const chunks = splitLinesIntoChunks(lines, chunkBudget, countTokens);
     const combineOverhead = countMessageTokens(buildCombineMessages({ ...common, notes: [] }));
@@ -210,7 +243,7 @@ export class AiEngine {
     for (let round = 0; round < 4 && notes.length > 1; round++) {
       if (countMessageTokens(buildCombineMessages({ ...common, notes })) <= inputBudget) break;
       const mergeOverhead = countMessageTokens(buildMergeNotesMessages([], noteCeiling));
-      const groups = groupWithinBudget(notes, this.contextTokens - chunkOutput - mergeOverhead, countTokens);
+      const groups = groupWithinBudget(notes, contextTokens - chunkOutput - mergeOverhead, countTokens);
       if (groups.length === notes.length) break; // every note alone fills a request: nothing to merge
       notes = await mapWithConcurrency(groups, this.concurrency, async (group) => {
         const r = await this.call(provider, buildMergeNotesMessages(group, noteWords), input, Math.min(chunkOutput, noteWords * 2));
@@ -218,7 +251,7 @@ export class AiEngine {
         return r.text;
       });
     }
-    const final = await this.call(provider, buildCombineMessages({ ...common, notes }), input, this.outputTokens, input.onToken);
+    const final = await this.call(provider, buildCombineMessages({ ...common, notes }), input, outputTokens, input.onToken);
     return { ...final, usage: addUsage(usage, final.usage), chunks: chunks.length, ...cited };
   }
 
@@ -233,9 +266,10 @@ export class AiEngine {
     return onToken ? provider.stream(request, onToken) : provider.generate(request);
   }
 
-  /** Tokens a request may carry with room left for its answer (LLM_CONTEXT_TOKENS minus the answer's reserve). */
+  /** Tokens a request may carry with room left for its answer (the context minus the answer's reserve). */
   get inputTokenBudget(): number {
-    return this.contextTokens - this.outputTokens;
+    const contextTokens = this.contextFor(this.provider?.contextTokens ?? this.local?.contextTokens);
+    return contextTokens - this.outputTokensFor(contextTokens);
   }
 
   /**
@@ -247,18 +281,21 @@ export class AiEngine {
     input: { tier: ModelTier; maxTokens: number; signal?: AbortSignal },
     onToken: (delta: string) => void,
   ): Promise<LlmResult> {
-    if (!this.provider) throw new LlmNotConfiguredError('Chat');
-    return this.call(this.provider, messages, input, Math.min(this.outputTokens, input.maxTokens), onToken);
+    const provider = await this.llm();
+    if (!provider) throw new LlmNotConfiguredError('Chat');
+    const outputTokens = this.outputTokensFor(this.contextFor(provider.contextTokens));
+    return this.call(provider, messages, input, Math.min(outputTokens, input.maxTokens), onToken);
   }
 
   /** Translates summary HTML; needs an LLM. */
   async translate(input: TranslateInput): Promise<{ html: string; model: string; usage: TokenUsage }> {
-    if (!this.provider) throw new LlmNotConfiguredError('Translation');
-    const provider = this.provider;
+    const provider = await this.llm();
+    if (!provider) throw new LlmNotConfiguredError('Translation');
+    const contextTokens = this.contextFor(provider.contextTokens);
     // Citation and unsupported marks travel as placeholders, so the translation keeps them.
     const { html, restore } = await protectMarks(sanitizeSummaryHtml(input.html));
     // A long summary is translated block by block so each request fits the context.
-    const budget = Math.floor((this.contextTokens - countMessageTokens(buildTranslateMessages('', input.languageCode))) / 2);
+    const budget = Math.floor((contextTokens - countMessageTokens(buildTranslateMessages('', input.languageCode))) / 2);
     const blocks = splitHtmlBlocks(html);
     const parts = groupWithinBudget(blocks, budget, countTokens).map((g) => g.join(''));
     let usage = ZERO_USAGE;
@@ -267,7 +304,7 @@ export class AiEngine {
       const r = await provider.generate({
         messages: buildTranslateMessages(part, input.languageCode),
         tier: input.tier,
-        maxTokens: Math.min(this.outputTokens * 2, Math.max(256, countTokens(part) * 3)),
+        maxTokens: Math.min(this.outputTokensFor(contextTokens) * 2, Math.max(256, countTokens(part) * 3)),
         temperature: 0,
         signal: input.signal,
       });
@@ -283,8 +320,9 @@ export class AiEngine {
   /** Cleans one caption line (fillers, stutters, capitals, punctuation); plain text in and out. */
   async fixLine(input: FixLineInput): Promise<{ text: string; usage: TokenUsage }> {
     const rule = fixLineOffline(input.text);
-    if (!this.provider || !rule) return { text: rule, usage: ZERO_USAGE };
-    const r = await this.provider.generate({
+    const provider = rule ? await this.llm() : undefined;
+    if (!provider) return { text: rule, usage: ZERO_USAGE };
+    const r = await provider.generate({
       messages: buildFixLineMessages(input.text),
       tier: input.tier,
       maxTokens: Math.max(64, countTokens(input.text) * 2),
@@ -298,6 +336,22 @@ export class AiEngine {
       .replace(/^["“'](.*)["”']$/, '$1');
     return { text: cleaned || rule, usage: r.usage };
   }
+}
+
+/** The local model host of the configuration: LOCAL_MODEL pins a file, LOCAL_MODEL_DIR holds downloaded ones. */
+function localModelHost(config: Config, log?: LocalModelHostOptions['log']): LocalModelHost {
+  const host = new LocalModelHost({
+    pinned: config.LOCAL_MODEL,
+    dir: config.LOCAL_MODEL_DIR ?? join(config.DATA_DIR, 'models'),
+    parallel: config.LOCAL_MODEL_PARALLEL,
+    threads: config.LOCAL_MODEL_THREADS ?? Math.max(1, availableParallelism() - 1),
+    gpu: config.LOCAL_MODEL_GPU,
+    maxContextTokens: config.LOCAL_MODEL_CONTEXT_TOKENS,
+    maxRamBytes: config.LOCAL_MODEL_MAX_RAM_MB * 1024 * 1024,
+    log,
+  });
+  void host.start();
+  return host;
 }
 
 export function parseSettings(settings: SummarySettingsInput | undefined): SummarySettings {

@@ -39,6 +39,8 @@ export interface LlmResult {
 /** Any chat-completion LLM. generate waits for the whole answer; stream hands over text as it comes. */
 export interface LlmProvider {
   readonly name: string;
+  /** The model's own context window in tokens, when the provider knows it (the local model); else LLM_CONTEXT_TOKENS is assumed. */
+  readonly contextTokens?: number;
   modelFor(tier: ModelTier): string;
   generate(request: LlmRequest): Promise<LlmResult>;
   stream(request: LlmRequest, onToken: (delta: string) => void): Promise<LlmResult>;

@@ -45,3 +45,10 @@ export class ProcedureResolver {
     return names.flatMap((name) => this.procedures.get(name) ?? []);
   }
 }
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The procedure a REST route calls: the request guards and rate limits count it. */
+    procedure?: ProcedureInfo;
+  }
+}

@@ -17,6 +17,7 @@ import { recapRouter } from '../modules/recap/router.js';
 import { askRouter } from '../modules/ask/router.js';
 import { shareRouter } from '../modules/share/router.js';
 import { searchRouter } from '../modules/search/router.js';
+import { localModelRouter } from '../modules/local-model/router.js';
 import { router } from './trpc.js';
 
 export const appRouter = router({
@@ -39,6 +40,7 @@ export const appRouter = router({
   search: searchRouter,
   aiUsage: aiUsageRouter,
   account: accountRouter,
+  localModel: localModelRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -26,13 +26,6 @@ export interface RestRouteOptions {
   config?: FastifyContextConfig;
 }
 
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** The procedure a REST route calls: the request guards and rate limits count it. */
-    procedure?: ProcedureInfo;
-  }
-}
-
 interface ZodNode {
   _zod: { def: { type: string; innerType?: ZodNode; in?: ZodNode; out?: ZodNode; shape?: Record<string, ZodNode> } };
 }

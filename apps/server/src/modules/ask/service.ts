@@ -1,6 +1,7 @@
 import {
   CITATION_MARKER,
   formatMessageTime,
+  type AiEngineKind,
   type AskCitation,
   type AskStreamEvent,
   type AskTurn,
@@ -50,6 +51,8 @@ export interface AskRequest {
 interface Answer {
   answer: string;
   citations: AskCitation[];
+  /** Which engine answered: the web app says so under the answer. */
+  engine: AiEngineKind;
 }
 
 /**
@@ -241,7 +244,7 @@ async function answerWithLlm(
     meter.addUsage(usage);
     const answer = text.trim();
     if (!answer) throw new LlmRequestError('The LLM returned an empty answer.', undefined, 'empty', 1);
-    return { answer, citations: [...cited.values()].sort((a, b) => a.n - b.n) };
+    return { answer, citations: [...cited.values()].sort((a, b) => a.n - b.n), engine: deps.ai.engine };
   });
 }
 
@@ -259,7 +262,7 @@ async function answer(
     const { parts, citations } = offlineAnswer(lines, request.question, previous, user.timezone);
     if (citations.length > 0) emit({ type: 'citations', citations });
     for (const part of parts) emit({ type: 'delta', text: part });
-    return { answer: parts.join(''), citations };
+    return { answer: parts.join(''), citations, engine: 'offline' as const };
   });
 }
 

@@ -201,7 +201,7 @@ describe('AI generation calls with the offline engine', () => {
     const transcription = await app.rest('POST', '/v1/translate', { token: premium, body: { ...body, type: 'transcription' } });
     expect(transcription.status).toBe(404);
     // The web app learns beforehand that translation is not offered.
-    expect(await app.rest('GET', '/v1/summary-capabilities', { token: basic })).toEqual({ status: 200, body: { llmConfigured: false } });
+    expect(await app.rest('GET', '/v1/summary-capabilities', { token: basic })).toEqual({ status: 200, body: { llmConfigured: false, engine: 'offline' } });
     expect((await app.rest('GET', '/v1/summary-capabilities', {})).status).toBe(401);
   });
 
@@ -306,7 +306,7 @@ describe('AI generation calls through an OpenAI-compatible LLM', () => {
     expect(asked.body.text).toMatch(/^Answer 2 from model-advanced\./);
     expect(llm.requests[1]!.body.model).toBe('model-advanced');
     expect(userMessage(1)).toMatch(/Question: When is the launch\?$/);
-    expect(await app.rest('GET', '/v1/summary-capabilities', { token: basic })).toEqual({ status: 200, body: { llmConfigured: true } });
+    expect(await app.rest('GET', '/v1/summary-capabilities', { token: basic })).toEqual({ status: 200, body: { llmConfigured: true, engine: 'openai' } });
   });
 
   it("passes depth, length and language through the route: given settings, else the premium user's defaults", async () => {

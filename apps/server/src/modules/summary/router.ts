@@ -91,7 +91,7 @@ export const summaryRouter = router({
     })
     .input(z.void())
     .output(aiCapabilitiesSchema)
-    .query(({ ctx }) => ({ llmConfigured: ctx.deps.ai.isLlmConfigured })),
+    .query(({ ctx }) => ({ llmConfigured: ctx.deps.ai.isLlmConfigured, engine: ctx.deps.ai.engine })),
 
   translate: authedProcedure
     .meta({

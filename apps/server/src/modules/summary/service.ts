@@ -67,7 +67,14 @@ export function toSummaryDto(summary: Summary, key: Buffer | null): SummaryDto |
     promptKey: promptKey.data,
     customPrompt: summary.customPrompt,
     citations: readCitations(summary.citations),
+    model: modelOf(summary.settings),
   };
+}
+
+/** The model a stored summary recorded in its settings ('' before it was recorded). */
+function modelOf(settings: unknown): string {
+  const model = settings && typeof settings === 'object' ? (settings as { model?: unknown }).model : undefined;
+  return typeof model === 'string' ? model : '';
 }
 
 /** Whether a meeting has enough messages from enough speakers to be summarised (shared rule). */

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'rea
 import { useNavigate } from 'react-router';
 import { CITATION_MARKER, MAX_ASK_QUESTION_LENGTH, type AskCitation } from '@mbox/shared/ask';
 import { formatMessageTime } from '@mbox/shared/format';
+import { engineLabel } from '@mbox/shared/generation';
 import { MIN_QUESTION_LENGTH } from '@mbox/shared/ui-messages';
 import { useSession } from '../../lib/session';
 import { trpc } from '../../lib/trpc';
@@ -133,6 +134,11 @@ function Turn({ turn, onCitation }: { turn: ChatTurn; onCitation: (citation: Ask
           {turn.failure && (
             <p role="alert" className={`${turn.answer ? 'mt-2 ' : ''}text-error`} data-testid="ask-failure">
               {turn.failure.message}
+            </p>
+          )}
+          {turn.engine && (
+            <p className="mt-1 text-xs text-base-content/60" data-testid="ask-engine">
+              Answered by {engineLabel(turn.engine)}
             </p>
           )}
           {turn.citations.length > 0 && (

@@ -1,6 +1,7 @@
 import type { Unsubscribable } from '@trpc/server/observable';
 import { useSyncExternalStore } from 'react';
 import { MAX_ASK_HISTORY, MAX_ASK_HISTORY_ANSWER_LENGTH, type AskCitation, type AskInput, type AskStreamEvent } from '@mbox/shared/ask';
+import type { AiEngineKind } from '@mbox/shared/generation';
 import { classifyError, handleApiError, isDailyLimit } from '../../lib/errors';
 
 /** One question and its answer as the chat shows it. */
@@ -11,6 +12,8 @@ export interface ChatTurn {
   answer: string;
   citations: AskCitation[];
   status: 'streaming' | 'done' | 'failed';
+  /** Which engine answered (known once the answer is complete). */
+  engine?: AiEngineKind;
   /** Why a failed turn has no (whole) answer: the app's error text, or the server's for an AI failure. */
   failure?: { message: string; dailyLimit: boolean };
 }
@@ -111,7 +114,7 @@ export function askQuestion(subscribeAsk: AskSubscribe, meetingId: string, quest
         } else if (event.type === 'delta') {
           update(meetingId, id, (turn) => ({ ...turn, answer: turn.answer + event.text }));
         } else if (event.type === 'done') {
-          finish((turn) => ({ ...turn, answer: event.answer, citations: event.citations, status: 'done' }));
+          finish((turn) => ({ ...turn, answer: event.answer, citations: event.citations, engine: event.engine, status: 'done' }));
         } else {
           finish((turn) => ({ ...turn, status: 'failed', failure: { message: event.message, dailyLimit: false } }));
         }

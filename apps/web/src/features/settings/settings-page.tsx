@@ -1,5 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { useSearchParams } from 'react-router';
+import { trpc } from '../../lib/trpc';
 import { Page } from '../../routes/page';
 import { PageLoader } from '../../routes/guards';
 
@@ -8,7 +9,11 @@ const TABS = [
   { id: 'general', label: 'General', Component: lazy(() => import('./general-tab')) },
   { id: 'summary', label: 'Summary', Component: lazy(() => import('./summary-tab')) },
   { id: 'account', label: 'Account', Component: lazy(() => import('./account-tab')) },
+  { id: 'ai', label: 'AI', Component: lazy(() => import('./ai-tab')) },
 ] as const;
+
+/** Tabs only the deployment's administrators see (the server refuses the others their data). */
+const ADMIN_TABS: ReadonlySet<TabId> = new Set(['ai']);
 
 type TabId = (typeof TABS)[number]['id'];
 
@@ -18,9 +23,12 @@ function isTabId(value: string | null): value is TabId {
 
 export function SettingsPage() {
   const [params, setParams] = useSearchParams();
+  // The AI tab is for administrators: shown once the server answers its status (it refuses others).
+  const admin = trpc.localModel.status.useQuery(undefined, { retry: false, meta: { silent: true } }).isSuccess;
+  const tabs = TABS.filter((tab) => admin || !ADMIN_TABS.has(tab.id));
   const requested = params.get('tab');
-  const active = isTabId(requested) ? requested : 'general';
-  const { Component } = TABS.find((tab) => tab.id === active) ?? TABS[0];
+  const active = isTabId(requested) && tabs.some((tab) => tab.id === requested) ? requested : 'general';
+  const { Component } = tabs.find((tab) => tab.id === active) ?? TABS[0];
 
   const choose = (id: TabId) =>
     setParams(
@@ -36,7 +44,7 @@ export function SettingsPage() {
   return (
     <Page title="Settings">
       <div role="tablist" aria-label="Settings" className="tabs tabs-border mb-6">
-        {TABS.map((tab) => (
+        {tabs.map((tab) => (
           <button
             key={tab.id}
             type="button"

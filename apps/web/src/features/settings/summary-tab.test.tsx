@@ -37,7 +37,7 @@ function setup(premium: boolean, llmConfigured = true) {
   const updates: UserSettingsUpdate[] = [];
   const fake = createFakeTrpc({
     'settings.get': () => stored,
-    'summary.capabilities': () => ({ llmConfigured }),
+    'summary.capabilities': () => ({ llmConfigured, engine: llmConfigured ? 'local' : 'offline' }),
     'settings.update': (input) => {
       updates.push(input as UserSettingsUpdate);
       stored = { ...stored, ...(input as UserSettingsUpdate) };

@@ -13,6 +13,7 @@ function summary(extra: Partial<Summary>): Summary {
     encrypted: false,
     promptKey: 'summary',
     customPrompt: '',
+    model: 'mbox-offline',
     citations: [],
     ...extra,
   };

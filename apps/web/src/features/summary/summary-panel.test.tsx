@@ -20,6 +20,7 @@ const stored: Summary = {
   promptKey: 'summary',
   customPrompt: '',
   citations: [],
+  model: 'local:qwen2.5-1.5b-instruct-q4_k_m',
 };
 
 /** A free account's day with 3 of its 10 generations used. */
@@ -77,6 +78,11 @@ describe('summary panel', () => {
     act(() => fake.push('summary.generateStream', { type: 'done', summary: { ...stored, text: '<p> </p>' } }));
     expect(await screen.findByText(EMPTY_RESULT_ERROR)).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Generate' })).toBeTruthy();
+  });
+
+  it('says which engine wrote the summary', async () => {
+    setup({ summaries: [stored], summariesDisabled: false, promptList: 'default' });
+    expect((await screen.findByTestId('summary-engine')).textContent).toBe('Written by the local model qwen2.5-1.5b-instruct-q4_k_m');
   });
 
   it('reuses a stored translation without a call, translates otherwise, and resets to English on prompt change', async () => {
@@ -191,7 +197,7 @@ describe('summary panel', () => {
   it('says translation needs an AI model, and offers none, when the server has no LLM', async () => {
     setup(
       { summaries: [stored], summariesDisabled: false, promptList: 'default' },
-      { handlers: { 'summary.capabilities': () => ({ llmConfigured: false }) } },
+      { handlers: { 'summary.capabilities': () => ({ llmConfigured: false, engine: 'offline' }) } },
     );
     expect((await screen.findByTestId('translation-needs-model')).textContent).toBe(TRANSLATION_NEEDS_MODEL);
     expect((screen.getByRole('combobox', { name: 'Language' }) as HTMLSelectElement).disabled).toBe(true);

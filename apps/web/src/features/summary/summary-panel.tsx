@@ -6,6 +6,7 @@ import { MIN_QUESTION_LENGTH } from '@mbox/shared/ui-messages';
 import { reportEmptyResult } from '../../lib/errors';
 import { useSession } from '../../lib/session';
 import { trpc } from '../../lib/trpc';
+import { engineLabel, engineOfModel } from '@mbox/shared/generation';
 import { AiUsageNote, useRefreshAiUsage } from '../ai-usage/ai-usage-note';
 import { UpgradeCard } from '../premium/upgrade-card';
 import { LanguageOptions, TranslationNeedsModel, useTranslationAvailable } from './language-options';
@@ -237,6 +238,7 @@ function SummaryWorkspace({ meetingId, onCitation }: { meetingId: string; onCita
                 onCitation={onCitation}
               />
             )}
+            <WrittenBy model={summary.model} />
           </article>
         )}
       </div>
@@ -360,5 +362,16 @@ function SparkIcon() {
     <svg {...iconProps} className="h-6 w-6">
       <path d="M12 3l1.8 5.2L19 10l-5.2 1.8L12 17l-1.8-5.2L5 10l5.2-1.8L12 3zM19 16l.8 2.2L22 19l-2.2.8L19 22l-.8-2.2L16 19l2.2-.8L19 16z" />
     </svg>
+  );
+}
+
+/** Which engine wrote the summary (the offline engine, the local model, the AI server's model). */
+function WrittenBy({ model }: { model: string }) {
+  const engine = engineOfModel(model);
+  if (!engine) return null;
+  return (
+    <p className="mt-2 text-xs text-base-content/60" data-testid="summary-engine">
+      Written by {engineLabel(engine, model)}
+    </p>
   );
 }
