@@ -244,6 +244,18 @@ export async function getMeeting(deps: AppDeps, userId: string, meetingId: strin
 /** Lines per query when every line of a meeting is read (readMeetingInPages). */
 const WHOLE_MEETING_PAGE = 1000;
 
+/**
+ * Lets the event loop serve other requests between two pages, one page of all the readers at a time: each
+ * reader waits for the turn of the loop after the previous reader's. Embedded PGlite answers a query
+ * without any I/O (its promises settle as microtasks), so otherwise a whole meeting would be read in one
+ * turn of the loop however it is paged, and four readers woken in the same turn would read four pages.
+ */
+let lastTurn = Promise.resolve();
+function betweenPages(): Promise<void> {
+  lastTurn = lastTurn.then(() => new Promise<void>((resolve) => setImmediate(resolve)));
+  return lastTurn;
+}
+
 /** A meeting whose lines are read a page at a time, as they are consumed. */
 export interface MeetingInPages {
   meet: MeetingDto;
@@ -288,6 +300,7 @@ export async function readMeetingInPages(deps: AppDeps, userId: string, meetingI
               ORDER BY c."spokenAt", c.id LIMIT ${WHOLE_MEETING_PAGE}) p`,
       );
       const rows = readMessages(page?.lines ?? '[]');
+      await betweenPages();
       if (rows.length) yield (await openMessages(deps, userId, rows)).map(messageJsonDto);
       if (rows.length < WHOLE_MEETING_PAGE || !page?.lastSpokenAt) return;
       after = { spokenAt: page.lastSpokenAt, id: rows.at(-1)!.id };
@@ -342,6 +355,7 @@ export async function* readTranscriptInPages(deps: AppDeps, userId: string, meet
             ORDER BY c."spokenAt", c.id LIMIT ${WHOLE_MEETING_PAGE}) p`,
     );
     if (!page || page.lines === 0) return;
+    await betweenPages();
     const { lastSpokenAt, lastId, ...rows } = page;
     yield rows.encrypted ? await openTranscriptRows(deps, userId, meetingId, rows) : rows;
     if (page.lines < WHOLE_MEETING_PAGE || !lastSpokenAt || !lastId) return;
