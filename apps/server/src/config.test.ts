@@ -80,3 +80,11 @@ describe('FIREBASE_WEB_CONFIG', () => {
     expect(() => loadConfig({ AUTH_MODE: 'firebase' })).toThrow(/FIREBASE_WEB_CONFIG: AUTH_MODE=firebase needs FIREBASE_WEB_CONFIG/);
   });
 });
+
+describe('FIREBASE_AUTH_EMULATOR_HOST', () => {
+  it('is host:port, checked at start like every other setting', () => {
+    expect(loadConfig({ FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099' }).FIREBASE_AUTH_EMULATOR_HOST).toBe('127.0.0.1:9099');
+    expect(loadConfig({}).FIREBASE_AUTH_EMULATOR_HOST).toBeUndefined();
+    expect(() => loadConfig({ FIREBASE_AUTH_EMULATOR_HOST: 'http://127.0.0.1:9099' })).toThrow(/FIREBASE_AUTH_EMULATOR_HOST must be host:port/);
+  });
+});

@@ -130,6 +130,13 @@ export const configSchema = z.object({
   FIREBASE_PROJECT_ID: optionalString,
   /** Web config for the Firebase client (JSON), handed to the web app; required in firebase mode. */
   FIREBASE_WEB_CONFIG: firebaseWebConfig,
+  /**
+   * host:port of the Firebase Auth emulator (development and tests): the web app signs in there, and
+   * firebase-admin (which reads it from the environment itself) accepts its unsigned tokens.
+   */
+  FIREBASE_AUTH_EMULATOR_HOST: optionalString.pipe(
+    z.string().regex(/^[\w.-]+:\d+$/, 'FIREBASE_AUTH_EMULATOR_HOST must be host:port, e.g. 127.0.0.1:9099').optional(),
+  ),
 
   /** 32-byte key (base64) that wraps per-user data keys; generated and stored in DATA_DIR when absent. */
   ENCRYPTION_MASTER_KEY: optionalString,

@@ -1,6 +1,7 @@
 import { generateOpenApiDocument, type OpenAPIObject, type OpenApiMeta } from 'trpc-to-openapi';
 import { z } from 'zod';
 import { ACCOUNT_EXPORT_ACCOUNT_FILE, apiErrorResponseSchema, EXPORT_FORMAT_LABELS, EXPORT_FORMATS, meetingExportSchema } from '@mbox/shared';
+import { kindOfStatus } from './app-error.js';
 import { EXPORT_CONTENT_TYPES } from './modules/export/service.js';
 import { appRouter } from './trpc/app-router.js';
 
@@ -8,109 +9,6 @@ export const API_VERSION = '0.1.0';
 
 /** Name of the bearer scheme in `components.securitySchemes`, required by every protected call. */
 export const BEARER_SCHEME = 'bearer';
-
-interface ErrorStatus {
-  /** Name under `components.responses`. */
-  name: string;
-  code: string;
-  description: string;
-  example: string;
-}
-
-/** Every error status a call can answer, with the body the server sends (app.ts errorBody, trpc.ts errorFormatter). */
-const errorStatuses: Record<number, ErrorStatus> = {
-  400: {
-    name: 'BadRequest',
-    code: 'BAD_REQUEST',
-    description: 'Bad request: the body is not a JSON object, or a parameter or field is invalid (`data.field` and `data.issues` name it)',
-    example: 'Invalid input: text: Too big: expected string to have <=200000 characters',
-  },
-  401: {
-    name: 'Unauthorized',
-    code: 'UNAUTHORIZED',
-    description: 'Sign-in required: the token is missing, invalid, expired or revoked',
-    example: 'Sign in required: missing or invalid token',
-  },
-  403: {
-    name: 'Forbidden',
-    code: 'FORBIDDEN',
-    description:
-      'Forbidden: a premium call of a non-premium account, a call the token may not make, a limit of the account, or a state-changing call from a page of another origin',
-    example: 'This is a premium feature: upgrade to premium to use it',
-  },
-  404: {
-    name: 'NotFound',
-    code: 'NOT_FOUND',
-    description: "Not found: nothing of this id, or it is another user's",
-    example: 'Meeting not found',
-  },
-  409: {
-    name: 'Conflict',
-    code: 'CONFLICT',
-    description: 'Conflict: the state changed or the action was already taken',
-    example: 'You have already accepted a referral',
-  },
-  412: {
-    name: 'PreconditionFailed',
-    code: 'PRECONDITION_FAILED',
-    description: 'Precondition failed: the server is not configured for this (e.g. no AI model), or the data does not allow it',
-    example: 'This message cannot be decrypted with the server key',
-  },
-  413: {
-    name: 'PayloadTooLarge',
-    code: 'PAYLOAD_TOO_LARGE',
-    description: 'The body is larger than the server accepts, or (caption lines) would take the meeting past its size bound',
-    example: 'Body too large: at most 2097152 bytes',
-  },
-  415: {
-    name: 'UnsupportedMediaType',
-    code: 'UNSUPPORTED_MEDIA_TYPE',
-    description: 'Unsupported media type: the body must be JSON, or the linked page is not HTML',
-    example: 'Unsupported Media Type: application/x-www-form-urlencoded',
-  },
-  421: {
-    name: 'MisdirectedRequest',
-    code: 'MISDIRECTED_REQUEST',
-    description: 'Misdirected request: the Host is not a name of this server (PUBLIC_URL, ALLOWED_HOSTS or loopback)',
-    example: "This server does not answer for host 'evil.example': only its public address and loopback names (see ALLOWED_HOSTS)",
-  },
-  422: {
-    name: 'UnprocessableContent',
-    code: 'UNPROCESSABLE_CONTENT',
-    description: 'The content cannot be summarised: too little text, no captions, or too large',
-    example: 'The captions of this video are empty',
-  },
-  429: {
-    name: 'TooManyRequests',
-    code: 'TOO_MANY_REQUESTS',
-    description: 'Too many requests: a rate limit of the server or the daily limit of the call is reached',
-    example: 'Daily limit reached',
-  },
-  500: {
-    name: 'InternalServerError',
-    code: 'INTERNAL_SERVER_ERROR',
-    description: 'Unexpected failure: `data.requestId` finds it in the server log',
-    example: 'Internal server error',
-  },
-  502: {
-    name: 'BadGateway',
-    code: 'BAD_GATEWAY',
-    description: 'A service this call needs (the AI model, the linked page, YouTube) failed or answered nothing usable',
-    example: 'The page could not be reached',
-  },
-  503: {
-    name: 'ServiceUnavailable',
-    code: 'SERVICE_UNAVAILABLE',
-    description: 'A service this call needs (the AI model, YouTube) is busy or down: try again later',
-    example: 'The AI service is busy, try again in a moment',
-  },
-  504: {
-    name: 'GatewayTimeout',
-    code: 'GATEWAY_TIMEOUT',
-    description: 'A service this call needs (the AI model, the linked page, YouTube) took too long to answer',
-    example: 'The AI service took too long to answer, try again later',
-  },
-};
 
 const AI_FAILURES = [412, 502, 503, 504];
 const PAGE_FAILURES = [415, 422, 502, 503, 504];
@@ -188,7 +86,16 @@ function errorStatusesOf(method: string, operation: Operation, procedure: Proced
   return [...statuses].sort((a, b) => a - b);
 }
 
-function errorResponse(status: number, info: ErrorStatus) {
+/** What the document says of an error status: ERROR_KINDS' description and example of it. */
+function documentedStatus(status: number) {
+  const kind = kindOfStatus(status);
+  return kind?.document
+    ? { ...kind.document, code: kind.code }
+    : { name: `Error${status}`, code: 'ERROR', description: `HTTP ${status}`, example: `HTTP ${status}` };
+}
+
+function errorResponse(status: number) {
+  const info = documentedStatus(status);
   return {
     description: info.description,
     content: {
@@ -331,7 +238,7 @@ export function openApiDocument() {
       const success = Object.entries(operation.responses).filter(([status]) => Number(status) < 400);
       const errors = errorStatusesOf(method, operation, procedures.get(`${method} ${path}`)).map((status) => {
         usedStatuses.add(status);
-        const name = errorStatuses[status]?.name ?? `Error${status}`;
+        const name = documentedStatus(status).name;
         return [String(status), { $ref: `#/components/responses/${name}` }] as const;
       });
       operation.responses = Object.fromEntries([...success, ...errors]);
@@ -339,15 +246,7 @@ export function openApiDocument() {
   }
 
   const responses = Object.fromEntries(
-    [...usedStatuses].sort((a, b) => a - b).map((status) => {
-      const info = errorStatuses[status] ?? {
-        name: `Error${status}`,
-        code: 'ERROR',
-        description: `HTTP ${status}`,
-        example: `HTTP ${status}`,
-      };
-      return [info.name, errorResponse(status, info)];
-    }),
+    [...usedStatuses].sort((a, b) => a - b).map((status) => [documentedStatus(status).name, errorResponse(status)]),
   );
   // trpc-to-openapi's own error schemas (`error.BAD_REQUEST`, …) lack `data`; ApiError replaces them.
   const schemas = Object.fromEntries(

@@ -42,7 +42,7 @@ type Directives = Record<string, string[]>;
  */
 function firebaseSources(config: Config): { script: string[]; frame: string[]; connect: string[] } {
   const authDomain = config.FIREBASE_WEB_CONFIG ? [`https://${config.FIREBASE_WEB_CONFIG.authDomain}`] : [];
-  const emulator = process.env.FIREBASE_AUTH_EMULATOR_HOST ? [`http://${process.env.FIREBASE_AUTH_EMULATOR_HOST}`] : [];
+  const emulator = config.FIREBASE_AUTH_EMULATOR_HOST ? [`http://${config.FIREBASE_AUTH_EMULATOR_HOST}`] : [];
   return {
     script: ['https://apis.google.com'],
     frame: [...authDomain, ...emulator],
@@ -109,7 +109,7 @@ export function registerSecurityHeaders(app: FastifyInstance<Server, IncomingMes
     // Firebase's sign-in popup reports back through window.opener.
     crossOriginOpenerPolicy: { policy: config.AUTH_MODE === 'firebase' ? 'same-origin-allow-popups' : 'same-origin' },
   });
-  // onRequest: the REST facade rewrites request.url to its own path before it answers.
+  // onRequest, before the request guards: their refusals carry these headers too.
   app.addHook('onRequest', (request, reply, done) => {
     setHelmetHeaders(request.raw, reply.raw, (error?: unknown) => {
       if (error) return done(error instanceof Error ? error : new Error(String(error)));

@@ -26,10 +26,8 @@ const SHARE_TOKEN_IN_PATH = /^(\/(?:v1\/)?shared\/)[^/]+/i;
  */
 function requestSummary(request: unknown) {
   if (!request || typeof request !== 'object') return request;
-  const { method, originalUrl, url, host, ip } = request as Partial<Record<'method' | 'originalUrl' | 'url' | 'host' | 'ip', unknown>>;
-  // The URL as it came (RequestLogController keeps it): the REST facade rewrites url under its prefix.
-  const target = originalUrl ?? url;
-  const path = typeof target === 'string' ? target.split('?', 1)[0]?.replace(SHARE_TOKEN_IN_PATH, '$1[redacted]') : undefined;
+  const { method, url, host, ip } = request as Partial<Record<'method' | 'url' | 'host' | 'ip', unknown>>;
+  const path = typeof url === 'string' ? url.split('?', 1)[0]?.replace(SHARE_TOKEN_IN_PATH, '$1[redacted]') : undefined;
   return { method, path, host, remoteAddress: ip };
 }
 
@@ -95,8 +93,6 @@ declare module 'fastify' {
  */
 export class RequestLogController extends LogController {
   override incomingRequest(request: FastifyRequest): void {
-    // Read now, which keeps it: the REST facade rewrites the URL under its prefix before completion.
-    void request.originalUrl;
     if (!this.isLogDisabled(request)) request.log.debug({ req: request }, 'incoming request');
   }
 

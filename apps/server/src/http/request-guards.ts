@@ -82,7 +82,7 @@ export function originAllowList(config: Config): (origin: string, requestHost: s
  *   the Stripe webhook, mail clients) are not browsers' cross-site requests and pass.
  */
 export async function registerRequestGuards(app: App, deps: AppDeps): Promise<void> {
-  const procedures = new ProcedureResolver(appRouter, { trpc: '/trpc', rest: '/v1' });
+  const procedures = new ProcedureResolver(appRouter, '/trpc');
   const hostAllowed = hostAllowList(deps.config);
   const originAllowed = originAllowList(deps.config);
 

@@ -7,11 +7,7 @@ describe('request lines', () => {
     const lines: Record<string, unknown>[] = [];
     const log = createLogger({ LOG_LEVEL: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
     const app = Fastify({ loggerInstance: log, logController: new RequestLogController() });
-    app.get('/v1/meeting-list', async (request) => {
-      // As the REST facade does under its prefix.
-      request.raw.url = '/meeting-list';
-      return { ok: true };
-    });
+    app.get('/v1/meeting-list', async () => ({ ok: true }));
     await app.inject({ method: 'GET', url: '/v1/meeting-list?token=secret-in-query' });
     await app.close();
 

@@ -1,6 +1,5 @@
-import { TRPCError } from '@trpc/server';
-import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../app-error.js';
 import type { AppDeps } from '../deps.js';
 import type { AuthUser } from '../modules/auth/service.js';
 import { contextRequest, createContext } from '../trpc/context.js';
@@ -16,9 +15,8 @@ export async function routeSessionUser(deps: AppDeps, request: FastifyRequest, r
   try {
     return sessionUser(await createContext(deps, contextRequest(deps, request, reply)));
   } catch (error) {
-    if (!(error instanceof TRPCError)) throw error;
-    const status = getHTTPStatusCodeFromError(error);
-    await reply.status(status).send(errorBody(status, error.message));
+    if (!(error instanceof AppError)) throw error;
+    await reply.status(error.status).send(errorBody(error.status, error.message));
     return null;
   }
 }

@@ -14,6 +14,8 @@ import {
   type DocumentOperation,
   type JsonSchema,
   type OpenApiDocument,
+  types,
+  validValue,
 } from './openapi-document.js';
 
 /**
@@ -35,68 +37,6 @@ const MEGABYTE = 1024 * 1024;
 const CLOSED_UPSTREAM = '127.0.0.1:9';
 const RUNS = Number(process.env.FUZZ_RUNS ?? 200);
 const unlimited = { max: 1_000_000, windowMs: 60_000 };
-
-/** A string matching simple patterns made of literals and [classes] with {n} counts. */
-function fromPattern(pattern: string): string {
-  let out = '';
-  const source = pattern.replace(/^\^/, '').replace(/\$$/, '');
-  for (let i = 0; i < source.length; ) {
-    let unit: string;
-    if (source[i] === '[') {
-      const end = source.indexOf(']', i);
-      unit = source[i + 1]!;
-      i = end + 1;
-    } else if (source[i] === '\\') {
-      unit = source[i + 1]!;
-      i += 2;
-    } else {
-      unit = source[i]!;
-      i += 1;
-    }
-    const count = /^\{(\d+)(?:,\d*)?\}/.exec(source.slice(i));
-    if (count) i += count[0].length;
-    else if (source[i] === '+') i += 1;
-    out += unit.repeat(count ? Number(count[1]) : 1);
-  }
-  if (!new RegExp(pattern).test(out)) throw new Error(`fuzz: cannot build an example of /${pattern}/; teach fromPattern`);
-  return out;
-}
-
-function types(schema: JsonSchema): string[] {
-  const alternatives = schema.anyOf ?? schema.oneOf;
-  if (alternatives) return alternatives.flatMap(types);
-  if (schema.type) return Array.isArray(schema.type) ? schema.type : [schema.type];
-  if (schema.enum) return [...new Set(schema.enum.map((v) => (v === null ? 'null' : typeof v)))];
-  if (schema.const !== undefined) return [typeof schema.const];
-  return [];
-}
-
-/** The smallest value the schema accepts. */
-function validValue(schema: JsonSchema): unknown {
-  const alternatives = schema.anyOf ?? schema.oneOf;
-  if (alternatives) return validValue(alternatives[0]!);
-  if (schema.const !== undefined) return schema.const;
-  if (schema.enum) return schema.enum[0];
-  switch (types(schema)[0]) {
-    case 'object':
-      return Object.fromEntries((schema.required ?? []).map((key) => [key, validValue(schema.properties?.[key] ?? {})]));
-    case 'array':
-      return Array.from({ length: schema.minItems ?? 0 }, () => validValue(schema.items ?? {}));
-    case 'string':
-      if (schema.format === 'email') return 'fuzz@example.com';
-      if (schema.pattern) return fromPattern(schema.pattern);
-      return 'a'.repeat(Math.max(schema.minLength ?? 1, 1));
-    case 'integer':
-    case 'number': {
-      const minimum = schema.minimum ?? 0;
-      return schema.multipleOf ? Math.ceil(minimum / schema.multipleOf) * schema.multipleOf : minimum;
-    }
-    case 'boolean':
-      return false;
-    default:
-      return null;
-  }
-}
 
 type Mutation = { name: string; value: unknown };
 

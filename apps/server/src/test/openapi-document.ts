@@ -141,3 +141,65 @@ export function declaredErrorSchema(document: OpenApiDocument, operation: Docume
 export function fillPath(path: string, values: Record<string, string>): string {
   return path.replace(/\{([^}]+)\}/g, (_match, name: string) => encodeURIComponent(values[name] ?? ''));
 }
+
+/** A string matching simple patterns made of literals and [classes] with {n} counts. */
+export function fromPattern(pattern: string): string {
+  let out = '';
+  const source = pattern.replace(/^\^/, '').replace(/\$$/, '');
+  for (let i = 0; i < source.length; ) {
+    let unit: string;
+    if (source[i] === '[') {
+      const end = source.indexOf(']', i);
+      unit = source[i + 1]!;
+      i = end + 1;
+    } else if (source[i] === '\\') {
+      unit = source[i + 1]!;
+      i += 2;
+    } else {
+      unit = source[i]!;
+      i += 1;
+    }
+    const count = /^\{(\d+)(?:,\d*)?\}/.exec(source.slice(i));
+    if (count) i += count[0].length;
+    else if (source[i] === '+') i += 1;
+    out += unit.repeat(count ? Number(count[1]) : 1);
+  }
+  if (!new RegExp(pattern).test(out)) throw new Error(`openapi: cannot build an example of /${pattern}/; teach fromPattern`);
+  return out;
+}
+
+export function types(schema: JsonSchema): string[] {
+  const alternatives = schema.anyOf ?? schema.oneOf;
+  if (alternatives) return alternatives.flatMap(types);
+  if (schema.type) return Array.isArray(schema.type) ? schema.type : [schema.type];
+  if (schema.enum) return [...new Set(schema.enum.map((v) => (v === null ? 'null' : typeof v)))];
+  if (schema.const !== undefined) return [typeof schema.const];
+  return [];
+}
+
+/** The smallest value the schema accepts. */
+export function validValue(schema: JsonSchema): unknown {
+  const alternatives = schema.anyOf ?? schema.oneOf;
+  if (alternatives) return validValue(alternatives[0]!);
+  if (schema.const !== undefined) return schema.const;
+  if (schema.enum) return schema.enum[0];
+  switch (types(schema)[0]) {
+    case 'object':
+      return Object.fromEntries((schema.required ?? []).map((key) => [key, validValue(schema.properties?.[key] ?? {})]));
+    case 'array':
+      return Array.from({ length: schema.minItems ?? 0 }, () => validValue(schema.items ?? {}));
+    case 'string':
+      if (schema.format === 'email') return 'fuzz@example.com';
+      if (schema.pattern) return fromPattern(schema.pattern);
+      return 'a'.repeat(Math.max(schema.minLength ?? 1, 1));
+    case 'integer':
+    case 'number': {
+      const minimum = schema.minimum ?? 0;
+      return schema.multipleOf ? Math.ceil(minimum / schema.multipleOf) * schema.multipleOf : minimum;
+    }
+    case 'boolean':
+      return false;
+    default:
+      return null;
+  }
+}

@@ -2,12 +2,13 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { TRPCError, type AnyRouter } from '@trpc/server';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
-import { getErrorShape, getTRPCErrorFromUnknown } from '@trpc/server/unstable-core-do-not-import';
+import { getErrorShape } from '@trpc/server/unstable-core-do-not-import';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { AppDeps } from '../deps.js';
 import { LiveFeed } from '../events/live-feed.js';
 import { contextRequest, createContext, type Context } from './context.js';
+import { trpcErrorOf } from './trpc.js';
 
 type App = FastifyInstance<Server, IncomingMessage, ServerResponse, Logger>;
 
@@ -49,7 +50,7 @@ export function registerDirectSubscription<TRouter extends AnyRouter>(app: App, 
     let ctx: Context | undefined;
     let input: unknown;
     const errorShape = (cause: unknown) =>
-      getErrorShape({ config: route.router._def._config, error: getTRPCErrorFromUnknown(cause), type: 'subscription', path: route.path, input, ctx });
+      getErrorShape({ config: route.router._def._config, error: trpcErrorOf(cause), type: 'subscription', path: route.path, input, ctx });
     if (query.batch !== undefined) {
       const error = new TRPCError({ code: 'BAD_REQUEST', message: 'Cannot batch subscription calls' });
       return reply.status(getHTTPStatusCodeFromError(error)).send([{ error: errorShape(error) }]);
@@ -96,7 +97,7 @@ export function registerDirectSubscription<TRouter extends AnyRouter>(app: App, 
         },
         (cause: unknown) => {
           // Failures of the call itself were logged by the procedure ladder; these came after it.
-          if (getTRPCErrorFromUnknown(cause).code === 'INTERNAL_SERVER_ERROR') request.log.error({ err: cause, path: route.path }, 'subscription failed');
+          if (trpcErrorOf(cause).code === 'INTERNAL_SERVER_ERROR') request.log.error({ err: cause, path: route.path }, 'subscription failed');
           connect();
           send('serialized-error', JSON.stringify(errorShape(cause)));
         },

@@ -1,5 +1,4 @@
-import { TRPCError } from '@trpc/server';
-import { DAILY_LIMIT_REACHED } from '@mbox/shared';
+import { AppError } from '../app-error.js';
 import type { AppDeps } from '../deps.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import { clientAddressKey } from '../http/rate-limit.js';
@@ -54,9 +53,7 @@ export async function takeDailyUseOrThrow(
 ): Promise<() => Promise<void>> {
   if (limit === null) return async () => {};
   const day = usageDay();
-  if (!(await takeDailyUse(db, subject, kind, limit, day))) {
-    throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message: DAILY_LIMIT_REACHED });
-  }
+  if (!(await takeDailyUse(db, subject, kind, limit, day))) throw new AppError('DAILY_LIMIT_REACHED');
   return () => returnDailyUse(db, subject, kind, day);
 }
 

@@ -1,34 +1,59 @@
 import { initTRPC, TRPCError } from '@trpc/server';
+import { getHTTPStatusCodeFromError } from '@trpc/server/http';
+import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
+import { getTRPCErrorFromUnknown } from '@trpc/server/unstable-core-do-not-import';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { ZodError } from 'zod';
 import { describeIssues, isPremiumActive, normalizeStrings, type ApiErrorData } from '@mbox/shared';
+import { AppError, ERROR_KINDS, type InputIssue } from '../app-error.js';
 import type { AuthUser } from '../modules/auth/service.js';
 import { CSRF_REFUSAL, type AuthRefusal, type Context } from './context.js';
 
-/** Raised instead of a ZodError so the REST facade keeps our message (it would replace a ZodError's). */
+/** The cause of an input refusal: carries our issues to the error formatter, which answers them as `data.issues`. */
 class InputError extends Error {
   override name = 'InputError';
-  constructor(readonly issues: { path: string; message: string }[]) {
+  constructor(readonly issues: InputIssue[]) {
     super(issues.map((i) => `${i.path}: ${i.message}`).join('; '));
   }
+}
+
+function inputError(issues: InputIssue[]): TRPCError {
+  const cause = new InputError(issues);
+  return new TRPCError({ code: 'BAD_REQUEST', message: `Invalid input: ${cause.message}`, cause });
+}
+
+/**
+ * The tRPC error of any failure: the one translation of an AppError for tRPC, by its code's row of
+ * ERROR_KINDS (also when tRPC already wrapped it as an internal error, e.g. thrown while a subscription
+ * streams); a TRPCError as it is; anything else an internal error.
+ */
+export function trpcErrorOf(cause: unknown): TRPCError {
+  const appError = cause instanceof AppError ? cause : cause instanceof TRPCError && cause.cause instanceof AppError ? cause.cause : null;
+  if (!appError) return getTRPCErrorFromUnknown(cause);
+  if (appError.issues) return inputError(appError.issues);
+  return new TRPCError({ code: appError.trpcCode, message: appError.message, cause: appError });
 }
 
 const t = initTRPC
   .context<Context>()
   .meta<OpenApiMeta>()
   .create({
-    errorFormatter({ shape, error, path, ctx }) {
+    errorFormatter({ shape: tRPCShape, error: raised, path, ctx }) {
+      // Thrown where the procedure ladder does not translate it (a subscription's stream).
+      const translated = raised.cause instanceof AppError;
+      const error = translated ? trpcErrorOf(raised) : raised;
+      const shape = translated ? { code: TRPC_ERROR_CODES_BY_KEY[error.code], message: error.message } : tRPCShape;
       const issues = error.cause instanceof InputError ? error.cause.issues : undefined;
       const internal = error.code === 'INTERNAL_SERVER_ERROR';
       const data: ApiErrorData = {
         code: error.code,
-        httpStatus: shape.data.httpStatus,
+        httpStatus: getHTTPStatusCodeFromError(error),
         ...(issues ? { field: issues[0]?.path, issues } : {}),
         // The log line of the failure carries the same id (logFailures).
         ...(internal && ctx ? { requestId: ctx.requestId } : {}),
       };
       // Never leak internals of unexpected failures to the client.
-      const message = internal ? 'Internal server error' : shape.message;
+      const message = internal ? ERROR_KINDS.INTERNAL_SERVER_ERROR.message : shape.message;
       // The summarizer tools answer `{ error }` on failure (product.md, Data / Errors), beside the common shape.
       return { message, code: shape.code, data, ...(path?.startsWith('tools.') ? { error: message } : {}) };
     },
@@ -76,18 +101,18 @@ const callBoundary = t.middleware(async ({ ctx, type, path, getRawInput, next })
     ...(refusal ? { ctx: { user: null, sessionId: null, authRefusal: refusal } } : {}),
   });
   if (result.ok) return result;
-  if (result.error.code === 'BAD_REQUEST' && result.error.cause instanceof ZodError) {
-    const inputError = new InputError(describeIssues(result.error.cause.issues));
-    throw new TRPCError({ code: 'BAD_REQUEST', message: `Invalid input: ${inputError.message}`, cause: inputError });
-  }
-  if (result.error.code === 'INTERNAL_SERVER_ERROR') {
+  // Services throw AppError: the same code, status and message over /trpc, REST and the direct routes.
+  const error = result.error.cause instanceof AppError ? trpcErrorOf(result.error.cause) : result.error;
+  if (error.code === 'BAD_REQUEST' && error.cause instanceof ZodError) throw inputError(describeIssues(error.cause.issues));
+  if (error.code === 'INTERNAL_SERVER_ERROR') {
     // A call that was signed in when it began, of an account deleted while it ran (its writes then
     // meet a missing user row): the caller is signed out, not faced with a server failure.
     if (ctx.user && !(await ctx.deps.db.user.count({ where: { id: ctx.user.id } }))) {
       throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Sign in required: this account was deleted' });
     }
-    ctx.log.error({ err: result.error.cause ?? result.error, path }, 'procedure failed');
+    ctx.log.error({ err: error.cause ?? error, path }, 'procedure failed');
   }
+  if (error !== result.error) throw error;
   return result;
 });
 
@@ -115,10 +140,10 @@ export const extensionProcedure = procedure.use(({ ctx, next }) => next({ ctx: {
 /** Everything else, minting extension tokens included: a signed-in session (or Firebase ID token) only. */
 export const authedProcedure = publicProcedure.use(({ ctx, next }) => next({ ctx: { user: sessionUser(ctx) } }));
 
-/** The caller of an extensionProcedure call, or the refusal (401; 403 for a failed CSRF check). */
+/** The caller of an extensionProcedure call, or the refusal (an AppError: 401; 403 for a failed CSRF check). */
 export function signedInUser(ctx: Context): AuthUser {
   if (ctx.user) return ctx.user;
-  throw new TRPCError(ctx.authRefusal ?? { code: 'UNAUTHORIZED', message: 'Sign in required: missing or invalid token' });
+  throw ctx.authRefusal ? new AppError(ctx.authRefusal.code, ctx.authRefusal.message) : new AppError('UNAUTHORIZED');
 }
 
 /** The caller of an authedProcedure call (routes outside tRPC sign in by it too), or the refusal. */
@@ -128,16 +153,11 @@ export function sessionUser(ctx: Context): AuthUser {
   return user;
 }
 
-function extensionTokenRefused(): TRPCError {
-  return new TRPCError({
-    code: 'FORBIDDEN',
-    message: 'Extension tokens may only send transcripts and end meetings: this call needs a signed-in session',
-  });
+function extensionTokenRefused(): AppError {
+  return new AppError('FORBIDDEN', 'Extension tokens may only send transcripts and end meetings: this call needs a signed-in session');
 }
 
 export const premiumProcedure = authedProcedure.use(({ ctx, next }) => {
-  if (!isPremiumActive(ctx.user)) {
-    throw new TRPCError({ code: 'FORBIDDEN', message: 'This is a premium feature: upgrade to premium to use it' });
-  }
+  if (!isPremiumActive(ctx.user)) throw new AppError('PREMIUM_REQUIRED');
   return next();
 });

@@ -2,7 +2,16 @@ import { act, renderHook } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TRPCClientError } from '@trpc/client';
 import { apiError } from '../test/fake-trpc';
-import { ERROR_TEXT, classifyError, handleApiError, setUnauthorizedHandler, signInFailureMessage } from './errors';
+import {
+  ERROR_TEXT,
+  classifyError,
+  handleApiError,
+  isDailyLimit,
+  refusalOf,
+  refusalOrReport,
+  setUnauthorizedHandler,
+  signInFailureMessage,
+} from './errors';
 import { TOAST_DURATION_MS, toast, useToasts } from './toast';
 
 describe('classifyError (product.md, Errors)', () => {
@@ -122,5 +131,50 @@ describe('signInFailureMessage', () => {
     expect(signInFailureMessage(other)).toBe('Google sign-in failed (auth/internal-error). Try again.');
     expect(signInFailureMessage(TRPCClientError.from(new TypeError('Failed to fetch')))).toBe(ERROR_TEXT.request);
     expect(signInFailureMessage(apiError(500, 'INTERNAL_SERVER_ERROR', 'boom'))).toBe(ERROR_TEXT.request);
+  });
+});
+
+describe('refusalOf and the screens that show a refusal in place', () => {
+  beforeEach(() => vi.spyOn(console, 'warn').mockImplementation(() => {}));
+  afterEach(() => {
+    act(() => toast.clear());
+    vi.restoreAllMocks();
+  });
+
+  it("gives the server's reason for a refusal, with the field's own message on an input error", () => {
+    const urlRefused = TRPCClientError.from({
+      error: {
+        message: 'Invalid input: url: Webhook URL refused',
+        code: -32600,
+        data: { code: 'BAD_REQUEST', httpStatus: 400, field: 'url', issues: [{ path: 'url', message: 'Webhook URL refused' }] },
+      },
+    });
+    expect(refusalOf(urlRefused)).toEqual({ message: 'Invalid input: url: Webhook URL refused', status: 400, fieldMessage: 'Webhook URL refused' });
+    expect(refusalOf(apiError(503, 'SERVICE_UNAVAILABLE', 'Stripe could not be reached'))).toMatchObject({ fieldMessage: null });
+  });
+
+  it('is no refusal without an answer, on a 401 or on a 500', () => {
+    expect(refusalOf(TRPCClientError.from(new TypeError('Failed to fetch')))).toBeNull();
+    expect(refusalOf(apiError(401, 'UNAUTHORIZED', 'Sign in required'))).toBeNull();
+    expect(refusalOf(apiError(500, 'INTERNAL_SERVER_ERROR', 'Internal server error'))).toBeNull();
+  });
+
+  it('reports what is no refusal through the one mapping: a toast, or the sign-out', () => {
+    const { result } = renderHook(() => useToasts());
+    const onLogout = vi.fn();
+    setUnauthorizedHandler(onLogout);
+    const answers: (string | null)[] = [];
+    act(() => void answers.push(refusalOrReport(apiError(412, 'PRECONDITION_FAILED', 'Payments are not configured'))));
+    expect(result.current).toHaveLength(0);
+    act(() => void answers.push(refusalOrReport(apiError(500, 'INTERNAL_SERVER_ERROR', 'Internal server error'))));
+    expect(result.current.map((t) => t.message)).toEqual([ERROR_TEXT.request]);
+    act(() => void answers.push(refusalOrReport(apiError(401, 'UNAUTHORIZED'))));
+    expect(answers).toEqual(['Payments are not configured', null, null]);
+    expect(onLogout).toHaveBeenCalledOnce();
+  });
+
+  it('reads every 429 as the daily limit', () => {
+    expect(isDailyLimit(apiError(429, 'TOO_MANY_REQUESTS', 'Too many requests'))).toBe(true);
+    expect(isDailyLimit(apiError(503, 'SERVICE_UNAVAILABLE'))).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
 import { TRPCClientError } from '@trpc/client';
+import type { ApiErrorData } from '@mbox/shared/errors';
 import { DAILY_LIMIT_REACHED, DEFAULT_ERROR_MESSAGE, EMPTY_RESULT_ERROR, ERROR_TOAST } from '@mbox/shared/ui-messages';
 import { toast } from './toast';
 
@@ -20,17 +21,47 @@ export class HttpStatusError extends Error {
   }
 }
 
+/** The `data` of an API error the server answered (packages/shared errors.ts), or null when none arrived. */
+function apiErrorData(error: unknown): Pick<ApiErrorData, 'httpStatus' | 'issues'> | null {
+  if (!(error instanceof TRPCClientError)) return null;
+  const data: unknown = error.data;
+  if (!data || typeof data !== 'object' || !('httpStatus' in data) || typeof data.httpStatus !== 'number') return null;
+  return data as Pick<ApiErrorData, 'httpStatus' | 'issues'>;
+}
+
 /** HTTP status of a failed call, or null when no answer arrived (network failure) or it is no API error. */
 export function httpStatusOf(error: unknown): number | null {
   if (error instanceof HttpStatusError) return error.httpStatus;
-  if (error instanceof TRPCClientError) {
-    const data: unknown = error.data;
-    if (data && typeof data === 'object' && 'httpStatus' in data && typeof data.httpStatus === 'number') {
-      return data.httpStatus;
-    }
-    // A TRPCClientError without data never reached the server (or got an unreadable answer).
-    return null;
-  }
+  // A TRPCClientError without data never reached the server (or got an unreadable answer).
+  return apiErrorData(error)?.httpStatus ?? null;
+}
+
+/** Every 429 is the account's daily limit to the person (product.md, Errors); the server keeps its other limits off 429. */
+export function isDailyLimit(error: unknown): boolean {
+  return httpStatusOf(error) === 429;
+}
+
+/**
+ * Why the server refused a call, for a screen that shows it in place (a form field, a dialog, an alert)
+ * rather than as a toast: the server's own message, which names the problem (plan unknown, Stripe
+ * unreachable, page too short, URL refused), and the input field it is about. Null for what is not a
+ * refusal with a reason: no answer, a 401 (the session ends), a 500 (it says nothing to the person).
+ */
+export function refusalOf(error: unknown): { message: string; status: number; fieldMessage: string | null } | null {
+  const data = apiErrorData(error);
+  const message = serverMessage(error);
+  if (!data || data.httpStatus < 400 || data.httpStatus === 401 || data.httpStatus === 500 || !message) return null;
+  return { message, status: data.httpStatus, fieldMessage: (data.httpStatus === 400 && data.issues?.[0]?.message) || null };
+}
+
+/**
+ * The server's reason for refusing a call when it gave one (refusalOf); otherwise the failure goes
+ * through the one mapping (handleApiError: sign out, toast) and null is answered.
+ */
+export function refusalOrReport(error: unknown): string | null {
+  const refusal = refusalOf(error);
+  if (refusal) return refusal.message;
+  handleApiError(error);
   return null;
 }
 
@@ -50,7 +81,7 @@ function serverMessage(error: unknown): string {
 export function classifyError(error: unknown): ErrorOutcome {
   const status = httpStatusOf(error);
   if (status === 401) return { kind: 'logout' };
-  if (status === 429) return { kind: 'toast', message: ERROR_TEXT.dailyLimit };
+  if (isDailyLimit(error)) return { kind: 'toast', message: ERROR_TEXT.dailyLimit };
   const message = serverMessage(error);
   if (status !== null && status >= 400 && message === ERROR_TEXT.emptyResult) return { kind: 'toast', message: ERROR_TEXT.emptyResult };
   if (status !== null && status >= 400 && status < 500 && message) return { kind: 'toast', message };

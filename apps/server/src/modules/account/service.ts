@@ -1,9 +1,9 @@
-import { TRPCError } from '@trpc/server';
 import { deleteConfirmationMatches, type AccountExport, type DeleteAccountOutput } from '@mbox/shared';
+import { AppError } from '../../app-error.js';
 import type { AppDeps } from '../../deps.js';
 import type { AuthUser } from '../auth/service.js';
 import { forgetCredentials } from '../auth/credential-cache.js';
-import { cancelSubscriptionsNow, SubscriptionCancelFailed, subscriptionHistory } from '../billing/service.js';
+import { cancelSubscriptionsNow, subscriptionHistory } from '../billing/service.js';
 import { removeOutboxFiles } from '../recap/mailer.js';
 import { confirmationMessageIds } from '../recap/recipients.js';
 import { lockRecapMessageIds } from '../recap/service.js';
@@ -67,18 +67,9 @@ export async function accountRecord(deps: AppDeps, userId: string, meetings: num
  */
 export async function deleteAccount(deps: AppDeps, user: AuthUser, confirm: string): Promise<DeleteAccountOutput> {
   if (!deleteConfirmationMatches(confirm, user.email)) {
-    throw new TRPCError({
-      code: 'BAD_REQUEST',
-      message: `Invalid input: confirm: type the e-mail address of this account (${user.email}) to delete it`,
-    });
+    throw new AppError('BAD_REQUEST', `Invalid input: confirm: type the e-mail address of this account (${user.email}) to delete it`);
   }
-  let subscriptionsCancelled: number;
-  try {
-    subscriptionsCancelled = await cancelSubscriptionsNow(deps, user.id);
-  } catch (error) {
-    if (!(error instanceof SubscriptionCancelFailed)) throw error;
-    throw new TRPCError({ code: error.code, message: error.message });
-  }
+  const subscriptionsCancelled = await cancelSubscriptionsNow(deps, user.id);
 
   const messageIds = await deps.db.$transaction(
     async (tx) => {

@@ -1,6 +1,6 @@
-import { TRPCError } from '@trpc/server';
-import { DAILY_LIMIT_REACHED, SUMMARIZER_DAILY_LIMIT, aiDailyGenerationLimit, isPremiumActive, type AiAllowance, type AiUsage } from '@mbox/shared';
+import { SUMMARIZER_DAILY_LIMIT, aiDailyGenerationLimit, isPremiumActive, type AiAllowance, type AiUsage } from '@mbox/shared';
 import type { ModelTier, TokenUsage } from '../../ai/index.js';
+import { AppError } from '../../app-error.js';
 import type { AppDeps } from '../../deps.js';
 import { returnDailyUse, takeDailyUse, usageDay } from '../../trpc/rate-limit.js';
 import type { AuthUser } from '../auth/service.js';
@@ -80,8 +80,8 @@ function countsUse(deps: AppDeps, engine: GenerationEngine): boolean {
   return engine === 'llm' || deps.config.AI_COUNT_OFFLINE;
 }
 
-function dailyLimitReached(): TRPCError {
-  return new TRPCError({ code: 'TOO_MANY_REQUESTS', message: DAILY_LIMIT_REACHED });
+function dailyLimitReached(): AppError {
+  return new AppError('DAILY_LIMIT_REACHED');
 }
 
 /** What a running generation holds of the day's allowance. */

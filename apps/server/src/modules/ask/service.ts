@@ -1,4 +1,3 @@
-import { TRPCError } from '@trpc/server';
 import {
   CITATION_MARKER,
   formatMessageTime,
@@ -9,12 +8,13 @@ import {
 import { LlmRequestError, countTokens, type ChatMessage } from '../../ai/index.js';
 import { capitalise, cleanTurnText } from '../../ai/offline/text.js';
 import { countMessageTokens } from '../../ai/tokens.js';
+import { AppError } from '../../app-error.js';
 import { UNREADABLE_TEXT } from '../../crypto/encryption.js';
 import type { AppDeps } from '../../deps.js';
 import { streamJob } from '../../stream-job.js';
 import { meterGeneration, modelTier } from '../ai-usage/service.js';
 import type { AuthUser } from '../auth/service.js';
-import { readMeetingInPages } from '../meeting/service.js';
+import { readMeetingInPages } from '../meeting/whole-meeting.js';
 import { aiError } from '../summary/ai-errors.js';
 import { latestWithin, rankLines, selectWindows, type AskLine } from './retrieve.js';
 
@@ -284,7 +284,7 @@ export async function* streamAnswer(
   } catch (error) {
     const api = aiError(deps, error);
     // Only the AI's failures become an event (the text so far stays readable); anything else is a bug.
-    if (api === error || !(api instanceof TRPCError)) throw error;
+    if (api === error || !(api instanceof AppError)) throw error;
     yield { type: 'error', message: api.message };
     return;
   }

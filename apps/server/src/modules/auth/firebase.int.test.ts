@@ -66,6 +66,7 @@ describe('Firebase sign-in (Auth emulator)', () => {
       AUTH_MODE: 'firebase',
       FIREBASE_PROJECT_ID: emulator.projectId,
       FIREBASE_WEB_CONFIG: webConfig(emulator.projectId),
+      FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
     });
   }, 540_000);
 

@@ -1,4 +1,3 @@
-import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import {
   authConfigSchema,
@@ -18,18 +17,16 @@ import {
   sessionListSchema,
   webSignInOutputSchema,
 } from '@mbox/shared';
+import { AppError } from '../../app-error.js';
 import { authedProcedure, publicProcedure, router } from '../../trpc/trpc.js';
 import { clearSessionCookies, setSessionCookies } from './cookies.js';
 import {
   authConfig,
   getPublicUser,
-  issueExtensionToken,
-  listExtensionTokens,
-  revokeExtensionToken,
-  revokeExtensionTokens,
   signInFirebase,
   signInLocal,
 } from './service.js';
+import { issueExtensionToken, listExtensionTokens, revokeExtensionToken, revokeExtensionTokens } from './extension-tokens.js';
 import { listSessions, refreshSession, revokeAllSessions, revokeSession } from './sessions.js';
 
 const tags = ['auth'];
@@ -98,9 +95,9 @@ export const authRouter = router({
         return { token: session.token, expiresAt: session.expiresAt, refreshToken: session.refreshToken };
       }
       const cookie = ctx.cookies.get(REFRESH_COOKIE);
-      if (!cookie) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Sign in required: no refresh token in the body or cookie' });
+      if (!cookie) throw new AppError('UNAUTHORIZED', 'Sign in required: no refresh token in the body or cookie');
       if (!ctx.csrfPassed) {
-        throw new TRPCError({ code: 'FORBIDDEN', message: 'CSRF check failed: repeat the mbox_csrf cookie in the X-CSRF-Token header' });
+        throw new AppError('FORBIDDEN', 'CSRF check failed: repeat the mbox_csrf cookie in the X-CSRF-Token header');
       }
       const session = await refreshSession(ctx.deps, cookie);
       setSessionCookies(ctx.deps, ctx.cookies, session);

@@ -1,25 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { TRPCError } from '@trpc/server';
 import type { App } from 'firebase-admin/app';
 import type { DecodedIdToken } from 'firebase-admin/auth';
-import {
-  EXTENSION_TOKEN_PREFIX,
-  type AuthConfig,
-  type ExtensionTokenInfo,
-  type PublicUser,
-} from '@mbox/shared';
+import { EXTENSION_TOKEN_PREFIX, type AuthConfig, type PublicUser } from '@mbox/shared';
+import { AppError } from '../../app-error.js';
 import type { AppDeps } from '../../deps.js';
 import { Prisma, type User } from '../../generated/prisma/client.js';
-import { credentialCache, forgetCredentials } from './credential-cache.js';
-import {
-  authenticateAccessToken,
-  authUserSelect,
-  createSession,
-  CredentialRefused,
-  looksLikeAccessToken,
-  sha256,
-  type IssuedSession,
-} from './sessions.js';
+import { authenticateExtension } from './extension-tokens.js';
+import { authenticateAccessToken, createSession, CredentialRefused, looksLikeAccessToken, type IssuedSession } from './sessions.js';
 
 /** The signed-in user as procedures see it. */
 export type AuthUser = Pick<
@@ -27,7 +14,6 @@ export type AuthUser = Pick<
   'id' | 'email' | 'name' | 'avatarUrl' | 'isPremium' | 'premiumUntil' | 'timezone'
 > & { via: 'session' | 'extension' };
 
-const EXTENSION_TOKEN_TTL_MS = 90 * 24 * 3600 * 1000;
 const DEFAULT_LOCAL_ACCOUNT = { email: 'me@localhost', name: 'Local user' };
 
 export function toPublicUser(user: Pick<User, 'id' | 'email' | 'name' | 'avatarUrl'>): PublicUser {
@@ -72,7 +58,7 @@ export function authConfig(deps: AppDeps): AuthConfig {
   if (config.AUTH_MODE === 'local') return { mode: 'local', firebase: null, links };
   // Checked at start (config.ts): firebase mode has a valid web config.
   const web = config.FIREBASE_WEB_CONFIG!;
-  const emulator = process.env.FIREBASE_AUTH_EMULATOR_HOST;
+  const emulator = config.FIREBASE_AUTH_EMULATOR_HOST;
   return { mode: 'firebase', firebase: emulator ? { ...web, emulatorUrl: `http://${emulator}` } : web, links };
 }
 
@@ -100,11 +86,7 @@ export function isLoopbackAddress(ip: string): boolean {
 function checkLocalSignInOrigin(deps: AppDeps, origin: SignInOrigin): void {
   if (deps.config.ALLOW_LOCAL_AUTH_ON_NETWORK) return;
   if (!isLoopbackAddress(origin.ip) || !LOOPBACK_HOSTS.has(origin.host)) {
-    throw new TRPCError({
-      code: 'FORBIDDEN',
-      message:
-        'Local sign-in is only allowed from this machine: open the app at http://localhost (loopback address and host name)',
-    });
+    throw new AppError('FORBIDDEN', 'Local sign-in is only allowed from this machine: open the app at http://localhost (loopback address and host name)');
   }
 }
 
@@ -115,10 +97,7 @@ export async function signInLocal(
   origin: SignInOrigin,
 ): Promise<{ session: IssuedSession; user: PublicUser }> {
   if (deps.config.AUTH_MODE !== 'local') {
-    throw new TRPCError({
-      code: 'FORBIDDEN',
-      message: 'Local sign-in is disabled: this server uses Firebase (Google) sign-in',
-    });
+    throw new AppError('FORBIDDEN', 'Local sign-in is disabled: this server uses Firebase (Google) sign-in');
   }
   checkLocalSignInOrigin(deps, origin);
   const user = await findOrCreateUser(deps, {
@@ -136,61 +115,18 @@ export async function signInFirebase(
   userAgent: string,
 ): Promise<{ session: IssuedSession; user: PublicUser }> {
   if (deps.config.AUTH_MODE !== 'firebase') {
-    throw new TRPCError({ code: 'FORBIDDEN', message: 'Firebase sign-in is disabled: this server uses local sign-in' });
+    throw new AppError('FORBIDDEN', 'Firebase sign-in is disabled: this server uses local sign-in');
   }
   let user: User;
   try {
     user = await verifyFirebaseUser(deps, idToken);
   } catch (error) {
-    if (error instanceof FirebaseAccountRefused) throw new TRPCError({ code: 'FORBIDDEN', message: error.message });
-    if (error instanceof CredentialRefused) throw new TRPCError({ code: 'UNAUTHORIZED', message: error.message });
+    if (error instanceof FirebaseAccountRefused) throw new AppError('FORBIDDEN', error.message);
+    if (error instanceof CredentialRefused) throw new AppError('UNAUTHORIZED', error.message);
     throw error;
   }
   const session = await createSession(deps, user.id, userAgent);
   return { session, user: toPublicUser(user) };
-}
-
-/** Issues an extension token; only its hash is stored, so it is shown once. Unused for 90 days, it expires. */
-export async function issueExtensionToken(deps: AppDeps, userId: string, label = ''): Promise<string> {
-  const token = `${EXTENSION_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
-  const expiresAt = new Date(Date.now() + EXTENSION_TOKEN_TTL_MS);
-  await deps.db.extensionToken.create({ data: { userId, tokenHash: sha256(token), label, expiresAt } });
-  return token;
-}
-
-/** The user's extension tokens that still work (connected extensions), newest first. */
-export async function listExtensionTokens(deps: AppDeps, userId: string): Promise<ExtensionTokenInfo[]> {
-  const rows = await deps.db.extensionToken.findMany({
-    where: { userId, revokedAt: null, expiresAt: { gt: new Date() } },
-    orderBy: { createdAt: 'desc' },
-  });
-  return rows.map((row) => ({
-    id: row.id,
-    label: row.label,
-    createdAt: row.createdAt.getTime(),
-    lastUsedAt: row.lastUsedAt?.getTime() ?? null,
-    expiresAt: row.expiresAt.getTime(),
-  }));
-}
-
-/** Revokes one extension token of the user (one browser's extension). */
-export async function revokeExtensionToken(deps: AppDeps, userId: string, id: string): Promise<void> {
-  const { count } = await deps.db.extensionToken.updateMany({
-    where: { id, userId, revokedAt: null },
-    data: { revokedAt: new Date() },
-  });
-  if (count === 0) throw new TRPCError({ code: 'NOT_FOUND', message: `No active extension token with id ${id}` });
-  forgetCredentials(deps, { userId, extensionTokenId: id });
-}
-
-/** Revokes every extension token of a user (sign-out everywhere, or a lost device). */
-export async function revokeExtensionTokens(deps: AppDeps, userId: string): Promise<number> {
-  const { count } = await deps.db.extensionToken.updateMany({
-    where: { userId, revokedAt: null },
-    data: { revokedAt: new Date() },
-  });
-  forgetCredentials(deps, { userId });
-  return count;
 }
 
 /**
@@ -208,7 +144,7 @@ async function firebase(deps: AppDeps): Promise<App> {
   if (!app) {
     app = initializeApp(projectId ? { projectId } : {}, `mbox-${process.pid}-${projectId || 'default'}`);
     firebaseApps.set(projectId, app);
-    if (process.env.FIREBASE_AUTH_EMULATOR_HOST) {
+    if (deps.config.FIREBASE_AUTH_EMULATOR_HOST) {
       // Emulator tokens are unsigned, so firebase-admin skips signature checks: never in production.
       deps.log.warn('FIREBASE_AUTH_EMULATOR_HOST is set: ID tokens are checked against the emulator, without signatures');
     }
@@ -280,48 +216,6 @@ async function firebaseAccount(deps: AppDeps, decoded: DecodedIdToken): Promise<
 function pickAuthUser(user: User): Omit<AuthUser, 'via'> {
   const { id, email, name, avatarUrl, isPremium, premiumUntil, timezone } = user;
   return { id, email, name, avatarUrl, isPremium, premiumUntil, timezone };
-}
-
-/** Record use, and renew the 90 days, at most once a minute: one write per ingest batch would be wasteful. */
-async function recordExtensionUse(deps: AppDeps, token: string, tokenId: string, lastUsedAt: number | null): Promise<void> {
-  const now = Date.now();
-  if (lastUsedAt !== null && now - lastUsedAt <= 60_000) return;
-  credentialCache(deps).touch(token, now, now + EXTENSION_TOKEN_TTL_MS);
-  // updateMany: a token deleted meanwhile (its account deleted) is no failure here; the call is refused later.
-  await deps.db.extensionToken.updateMany({
-    where: { id: tokenId },
-    data: { lastUsedAt: new Date(now), expiresAt: new Date(now + EXTENSION_TOKEN_TTL_MS) },
-  });
-}
-
-async function authenticateExtension(deps: AppDeps, token: string): Promise<AuthUser> {
-  const cache = credentialCache(deps);
-  const cached = cache.get(token);
-  if (cached?.extensionTokenId) {
-    await recordExtensionUse(deps, token, cached.extensionTokenId, cached.lastUsedAt);
-    return cached.user;
-  }
-  const ticket = cache.begin();
-  const found = await deps.db.extensionToken.findUnique({
-    where: { tokenHash: sha256(token) },
-    include: { user: { select: authUserSelect } },
-  });
-  const now = Date.now();
-  // The token and its user are read by separate queries: an account deleted in between leaves no user.
-  if (!found || !(found.user as typeof found.user | null)) {
-    throw new CredentialRefused('Extension token unknown: sign in to the web app again to reconnect the extension');
-  }
-  if (found.revokedAt) {
-    throw new CredentialRefused('Extension token revoked: sign in to the web app again to reconnect the extension');
-  }
-  if (found.expiresAt.getTime() <= now) {
-    throw new CredentialRefused('Extension token expired after 90 days unused: sign in to the web app again to reconnect the extension');
-  }
-  const user: AuthUser = { ...found.user, via: 'extension' };
-  const lastUsedAt = found.lastUsedAt?.getTime() ?? null;
-  cache.set(ticket, token, { user, sessionId: null, extensionTokenId: found.id, expiresAt: found.expiresAt.getTime(), lastUsedAt: lastUsedAt ?? 0 });
-  await recordExtensionUse(deps, token, found.id, lastUsedAt);
-  return user;
 }
 
 /** Who a bearer token signs in, and the session it belongs to (null for extension and Firebase tokens). */

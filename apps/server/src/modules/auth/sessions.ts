@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { TRPCError } from '@trpc/server';
 import { jwtVerify, SignJWT } from 'jose';
 import type { ApiSession, SessionInfo } from '@mbox/shared';
+import { AppError } from '../../app-error.js';
 import type { AppDeps } from '../../deps.js';
 import { credentialCache, forgetCredentials, type CredentialCache } from './credential-cache.js';
 import type { AuthUser } from './service.js';
@@ -87,7 +87,7 @@ export async function createSession(deps: AppDeps, userId: string, userAgent: st
  */
 export async function refreshSession(deps: AppDeps, refreshToken: string): Promise<IssuedSession> {
   const refused = () =>
-    new TRPCError({ code: 'UNAUTHORIZED', message: 'Refresh token unknown, used already, expired or signed out: sign in again' });
+    new AppError('UNAUTHORIZED', 'Refresh token unknown, used already, expired or signed out: sign in again');
   const now = Date.now();
   const oldHash = sha256(refreshToken);
   const session = await deps.db.session.findUnique({ where: { refreshHash: oldHash } });
@@ -195,7 +195,7 @@ export async function revokeSession(deps: AppDeps, userId: string, sessionId: st
     where: { id: sessionId, userId, revokedAt: null },
     data: { revokedAt: new Date() },
   });
-  if (count === 0) throw new TRPCError({ code: 'NOT_FOUND', message: `No active session with id ${sessionId}` });
+  if (count === 0) throw new AppError('NOT_FOUND', `No active session with id ${sessionId}`);
   forgetCredentials(deps, { userId, sessionId });
 }
 

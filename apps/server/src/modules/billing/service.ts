@@ -10,6 +10,7 @@ import {
   type HostedPageAnswer,
   type PaidPlanId,
 } from '@mbox/shared';
+import { AppError } from '../../app-error.js';
 import { publicOrigin, type Config } from '../../config.js';
 import type { AppDeps } from '../../deps.js';
 import type { Prisma } from '../../generated/prisma/client.js';
@@ -132,23 +133,11 @@ export async function cancelSubscription(deps: AppDeps, userId: string): Promise
 /** Statuses after which Stripe never charges a subscription again. */
 const ENDED_STATUSES = ['canceled', 'incomplete_expired'];
 
-/** Refused before an account is deleted while one of its subscriptions could still be charged. */
-export class SubscriptionCancelFailed extends Error {
-  override name = 'SubscriptionCancelFailed';
-  constructor(
-    /** PRECONDITION_FAILED: payments are not configured; SERVICE_UNAVAILABLE: Stripe refused or was unreachable. */
-    readonly code: 'PRECONDITION_FAILED' | 'SERVICE_UNAVAILABLE',
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 /**
  * Ends every subscription of the user that Stripe could still charge, at once rather than at the period's
  * end (the account is about to be deleted; nothing is refunded). Answers how many were cancelled. Throws
- * SubscriptionCancelFailed, having changed nothing here, when one cannot be cancelled: payments are not
- * configured any more, or Stripe refuses or cannot be reached. A subscription Stripe reports as already
+ * an AppError, having changed nothing here, when one cannot be cancelled: payments are not configured
+ * any more (PRECONDITION_FAILED), or Stripe refuses or cannot be reached (SERVICE_UNAVAILABLE). A subscription Stripe reports as already
  * cancelled (a second request, a cancellation from Stripe's dashboard) counts as done.
  */
 export async function cancelSubscriptionsNow(deps: AppDeps, userId: string): Promise<number> {
@@ -159,7 +148,7 @@ export async function cancelSubscriptionsNow(deps: AppDeps, userId: string): Pro
   if (open.length === 0) return 0;
   const stripe = await stripeClient(deps.config);
   if (!stripe) {
-    throw new SubscriptionCancelFailed(
+    throw new AppError(
       'PRECONDITION_FAILED',
       'Your subscription cannot be cancelled because payments are not configured on this server any more: ask its operator to cancel it, then delete the account',
     );
@@ -173,7 +162,7 @@ export async function cancelSubscriptionsNow(deps: AppDeps, userId: string): Pro
       const gone = error instanceof Stripe.errors.StripeInvalidRequestError && (await stripe.subscriptions.retrieve(id).catch(() => null))?.status === 'canceled';
       if (gone) continue;
       const { error: reason } = await stripeFailure(deps, error, 'cancel before account deletion');
-      throw new SubscriptionCancelFailed('SERVICE_UNAVAILABLE', `Your subscription could not be cancelled, so nothing was deleted. ${reason}`);
+      throw new AppError('SERVICE_UNAVAILABLE', `Your subscription could not be cancelled, so nothing was deleted. ${reason}`);
     }
   }
   return open.length;

@@ -1,8 +1,9 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { paidPlanIdSchema, type ApiErrorBody } from '@mbox/shared';
+import { paidPlanIdSchema } from '@mbox/shared';
 import type { AppDeps } from '../../deps.js';
+import { errorBody } from '../../http/error-body.js';
 import { forgetCredentials } from '../auth/credential-cache.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { lockUser, refreshPremium } from './service.js';
@@ -28,11 +29,6 @@ const FINAL_STATUSES = ['canceled', 'incomplete_expired'];
 export type EventOutcome = 'processed' | 'duplicate' | 'ignored';
 
 type Tx = Prisma.TransactionClient;
-
-function errorBody(status: 400 | 503, message: string): ApiErrorBody {
-  const code = status === 400 ? 'BAD_REQUEST' : 'SERVICE_UNAVAILABLE';
-  return { message, code, data: { code, httpStatus: status } };
-}
 
 /**
  * POST /v1/stripe/webhook: Stripe's signed events, read as the raw bytes the signature covers (its own

@@ -1,5 +1,5 @@
 import { citationTimesLabel, formatDayLabel, meetingDurationMinutes, uniqueParticipants, type SummaryList } from '@mbox/shared';
-import type { MeetingInPages } from '../meeting/service.js';
+import type { MeetingInPages } from '../meeting/whole-meeting.js';
 import { summaryBlocks, type Block } from './summary-blocks.js';
 
 export interface ExportLine {

@@ -1,5 +1,4 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { TRPCError } from '@trpc/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { EXPORT_FORMATS, exportFormatSchema, meetingIdSchema } from '@mbox/shared';
@@ -60,13 +59,8 @@ export function registerExportRoute(app: FastifyInstance<Server, IncomingMessage
           else pdfsInProgress.delete(user.id);
         });
       }
-      let file;
-      try {
-        file = await exportMeeting(deps, user, id.data, format.data, signal);
-      } catch (error) {
-        if (error instanceof TRPCError && error.code === 'NOT_FOUND') return reply.status(404).send(errorBody(404, error.message));
-        throw error;
-      }
+      // Failures (404 for another account's meeting) are answered by the app's error handler.
+      const file = await exportMeeting(deps, user, id.data, format.data, signal);
       return reply
         .header('content-type', file.contentType)
         .header('content-disposition', file.disposition)

@@ -10,7 +10,7 @@ import {
 } from '@mbox/shared';
 import type { AppDeps } from '../../deps.js';
 import type { AuthUser } from '../auth/service.js';
-import { getMeeting, jsonAt, meetingDetailJson, readMeetingInPages, type MeetingInPages } from '../meeting/service.js';
+import { getMeeting, jsonAt, meetingDetailJson, readMeetingInPages, type MeetingInPages } from '../meeting/whole-meeting.js';
 import { listSummaries } from '../summary/service.js';
 import { exportDocument } from './document.js';
 import { attachmentDisposition } from './filename.js';

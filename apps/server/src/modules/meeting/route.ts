@@ -5,11 +5,12 @@ import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { meetingGroupsInputSchema, meetingIdSchema } from '@mbox/shared';
 import type { AppDeps } from '../../deps.js';
-import { registerDirectRoute } from '../../trpc/direct-route.js';
+import type { RestRouteOptions } from '../../trpc/rest-adapter.js';
 import { registerDirectSubscription } from '../../trpc/direct-subscription.js';
 import { authedProcedure, createCallerFactory, router } from '../../trpc/trpc.js';
 import { meetingRouter } from './router.js';
-import { listMeetingGroupsJson, meetingDetailJson, readMeetingInPages } from './service.js';
+import { listMeetingGroupsJson } from './service.js';
+import { meetingDetailJson, readMeetingInPages } from './whole-meeting.js';
 
 type App = FastifyInstance<Server, IncomingMessage, ServerResponse, Logger>;
 
@@ -33,41 +34,24 @@ const createMeetingJsonCaller = createCallerFactory(meetingJsonRouter);
 const createMeetingCaller = createCallerFactory(meetingRouter);
 
 /**
- * The REST facade's most read meeting calls, as direct routes in front of it (registerDirectRoute):
+ * The most read meeting calls of the REST API, answered as text (trpc/rest-adapter.ts):
  * - `GET /v1/meeting-list/grouped` (up to 1,000 meetings, a home list), answering the text the
- *   service put together: the facade would parse it, check it against meetingGroupsSchema and serialise
- *   it again. tRPC's meeting.grouped still checks it.
+ *   service put together, rather than parsing it, checking it against meetingGroupsSchema and
+ *   serialising it again. tRPC's meeting.grouped still checks it.
  * - `GET /v1/meeting/{id}`, a whole meeting (up to MAX_LINES_PER_MEETING lines), streamed a page of
- *   lines at a time (readMeetingInPages), each page checked against the shared schemas: the facade
- *   would hold the whole answer, parsed, checked and serialised, at once. tRPC's meeting.get still
- *   answers it whole.
- * - `GET /v1/meeting/{id}/messages`, a transcript page (what an API client reads a meeting by): the
- *   facade's WHATWG Request, URL, abort signal and path matching were about a third of a page's CPU.
- *
- * and its two subscriptions, held open as long as a meeting (meeting.onLines) or the app
+ *   lines at a time (readMeetingInPages), each page checked against the shared schemas, rather than
+ *   held whole, parsed, checked and serialised at once. tRPC's meeting.get still answers it whole.
+ */
+export const meetingRestRoutes: Record<string, RestRouteOptions> = {
+  'meeting.grouped': { call: (ctx, input) => createGroupedCaller(ctx).meeting.grouped(input as never), answersJsonText: true },
+  'meeting.get': { call: (ctx, input) => createMeetingJsonCaller(ctx).meeting.get(input as never), answersJsonText: true },
+};
+
+/**
+ * The meeting's two subscriptions, held open as long as a meeting (meeting.onLines) or the app
  * (meeting.onChanged) is open, as direct SSE routes (registerDirectSubscription).
  */
-export function registerMeetingRoutes(app: App, deps: AppDeps): void {
-  registerDirectRoute(app, deps, {
-    router: meetingRouter,
-    procedure: 'grouped',
-    path: 'meeting.grouped',
-    call: (ctx, input) => createGroupedCaller(ctx).meeting.grouped(input as never),
-    answersJsonText: true,
-  });
-  registerDirectRoute(app, deps, {
-    router: meetingRouter,
-    procedure: 'get',
-    path: 'meeting.get',
-    call: (ctx, input) => createMeetingJsonCaller(ctx).meeting.get(input as never),
-    answersJsonText: true,
-  });
-  registerDirectRoute(app, deps, {
-    router: meetingRouter,
-    procedure: 'messages',
-    path: 'meeting.messages',
-    call: (ctx, input) => createMeetingCaller(ctx).messages(input as never),
-  });
+export function registerMeetingSubscriptions(app: App, deps: AppDeps): void {
   registerDirectSubscription(app, deps, {
     router: meetingRouter,
     path: 'meeting.onLines',

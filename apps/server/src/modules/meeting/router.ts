@@ -12,7 +12,9 @@ import {
 } from '@mbox/shared';
 import { authedProcedure, premiumProcedure, router } from '../../trpc/trpc.js';
 import { encryptMeeting } from '../message/service.js';
-import { deleteMeeting, findMeetingExists, getMeeting, getMeetingEvents, getMeetingMessages, listMeetingGroups, listMeetings, feedLines, feedMeetingChanges } from './service.js';
+import { feedLines, feedMeetingChanges } from './live.js';
+import { deleteMeeting, findMeetingExists, getMeetingEvents, getMeetingMessages, listMeetingGroups, listMeetings } from './service.js';
+import { getMeeting } from './whole-meeting.js';
 
 const tags = ['meetings'];
 const idInput = z.strictObject({ id: meetingIdSchema });

@@ -3,7 +3,7 @@ import { MAX_COMMENT_LENGTH, type Meeting, type MeetingDetail, type Message } fr
 import { UNREADABLE_TEXT } from '../../crypto/encryption.js';
 import { startTestApp, type TestApp } from '../../test/app.js';
 import { makePremium, seedMeeting } from '../../test/fixtures.js';
-import { getMeeting } from '../meeting/service.js';
+import { getMeeting } from '../meeting/whole-meeting.js';
 
 type ErrorBody = { message: string; code: string; data: { field?: string; httpStatus: number } };
 

@@ -1,5 +1,5 @@
-import { TRPCError } from '@trpc/server';
 import type { Mark, Message as MessageDto } from '@mbox/shared';
+import { AppError } from '../../app-error.js';
 import {
   UNREADABLE_TEXT,
   encryptText,
@@ -16,12 +16,13 @@ import { MAX_EVENT_LINES_CHARS } from '../../events.js';
 import type { Message, Prisma } from '../../generated/prisma/client.js';
 import { estimateTokens, meterGeneration, modelTier, serverEngine } from '../ai-usage/service.js';
 import type { AuthUser } from '../auth/service.js';
-import { meetingNotFound, toMessageDto } from '../meeting/service.js';
+import { toMessageDto } from '../meeting/rows.js';
+import { meetingNotFound } from '../meeting/service.js';
 import { removeOutboxFiles } from '../recap/mailer.js';
 import { callAi } from '../summary/ai-errors.js';
 
-function messageNotFound(): TRPCError {
-  return new TRPCError({ code: 'NOT_FOUND', message: 'Message not found' });
+function messageNotFound(): AppError {
+  return new AppError('NOT_FOUND', 'Message not found');
 }
 
 /** The user's message, or NOT_FOUND — also for another user's message, so its existence never leaks. */
@@ -88,7 +89,7 @@ export async function aiFixMessage(deps: AppDeps, user: AuthUser, messageId: str
   const stored = await findOwnMessage(deps.db, user.id, messageId);
   const [open] = await openMessages(deps, user.id, [stored]);
   if (!open || open.text === UNREADABLE_TEXT) {
-    throw new TRPCError({ code: 'PRECONDITION_FAILED', message: 'This message cannot be decrypted with the server key' });
+    throw new AppError('PRECONDITION_FAILED', 'This message cannot be decrypted with the server key');
   }
   const key = stored.encrypted ? await loadDataKey(deps.db, deps.secrets.masterKey, user.id) : null;
   if (stored.encrypted && !key) throw new Error(`User ${user.id} has encrypted messages but no data key`);
@@ -96,14 +97,14 @@ export async function aiFixMessage(deps: AppDeps, user: AuthUser, messageId: str
   await meterGeneration(deps, user, { engine: serverEngine(deps), estimatedTokens: estimateTokens(open.text.length * 2, 256) }, async (meter) => {
     const { text: fixed, usage } = await callAi(deps, () => deps.ai.fixLine({ text: open.text, tier: modelTier(user) }));
     meter.addUsage(usage);
-    if (!fixed) throw new TRPCError({ code: 'PRECONDITION_FAILED', message: 'The message has no text to fix' });
+    if (!fixed) throw new AppError('PRECONDITION_FAILED', 'The message has no text to fix');
     const aiFixed = key ? encryptText(key, fixed, messageContext(stored.meetingId)) : fixed;
     // Only if the text is still the one fixed: a newer caption revision may have arrived meanwhile.
     const { count } = await deps.db.message.updateMany({
       where: { id: messageId, text: stored.text, encrypted: stored.encrypted, meeting: { userId: user.id } },
       data: { aiFixed },
     });
-    if (!count) throw new TRPCError({ code: 'CONFLICT', message: 'The message changed while it was being fixed; try again' });
+    if (!count) throw new AppError('CONFLICT', 'The message changed while it was being fixed; try again');
   });
   return { message: await announceAndRead(deps, user.id, messageId) };
 }

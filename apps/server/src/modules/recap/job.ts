@@ -1,6 +1,6 @@
-import { TRPCError } from '@trpc/server';
 import { canSummarize, parseEmailList, type Summary } from '@mbox/shared';
 import { LlmRequestError } from '../../ai/index.js';
+import { AppError } from '../../app-error.js';
 import type { Config } from '../../config.js';
 import { DecryptionError, ensureDataKey, loadDataKey, openRecapTexts, sealRecapTexts, UNREADABLE_TEXT } from '../../crypto/encryption.js';
 import type { AppDeps } from '../../deps.js';
@@ -93,7 +93,7 @@ export const SUMMARY_ATTEMPTS = 3;
 
 /** An LLM outage that may pass (rate limit, unavailable, timeout): worth another attempt of the job. */
 function isTemporary(error: unknown): boolean {
-  const cause = error instanceof TRPCError ? error.cause : error;
+  const cause = error instanceof AppError ? error.cause : error;
   return cause instanceof LlmRequestError && ['rate_limited', 'unavailable', 'timeout'].includes(cause.kind);
 }
 
@@ -112,7 +112,7 @@ async function recapSummary(
   } catch (error) {
     if (isTemporary(error) && job.retryCount < SUMMARY_ATTEMPTS - 1) throw error;
     // The account's daily AI limit is an expected refusal, not a failure of the server.
-    const limited = error instanceof TRPCError && error.code === 'TOO_MANY_REQUESTS';
+    const limited = error instanceof AppError && error.code === 'DAILY_LIMIT_REACHED';
     deps.log[limited ? 'info' : 'error']({ err: error, recapId: job.data.recapId }, 'recap summary could not be generated');
     return { error: `The summary could not be generated: ${error instanceof Error ? error.message : String(error)}` };
   }

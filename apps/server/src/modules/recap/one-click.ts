@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { TRPCError } from '@trpc/server';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import { AppError } from '../../app-error.js';
 import type { AppDeps } from '../../deps.js';
 import { unsubscribe } from './service.js';
 
@@ -15,19 +15,12 @@ export async function registerOneClickUnsubscribe(
 ): Promise<void> {
   await app.register(async (scope) => {
     scope.addContentTypeParser('*', { parseAs: 'string' }, (_request, _body, done) => done(null, undefined));
-    scope.post('/email/unsubscribe', async (request, reply) => {
+    scope.post('/email/unsubscribe', async (request) => {
       const { token } = request.query as { token?: unknown };
-      if (typeof token !== 'string' || !token) {
-        return reply.status(400).send({ message: 'The unsubscribe link has no token', code: 'BAD_REQUEST', data: { code: 'BAD_REQUEST', httpStatus: 400 } });
-      }
-      try {
-        await unsubscribe(deps, token);
-        return { ok: true };
-      } catch (error) {
-        if (!(error instanceof TRPCError)) throw error;
-        const [status, code] = error.code === 'NOT_FOUND' ? [404, 'NOT_FOUND'] : [400, 'BAD_REQUEST'];
-        return reply.status(status).send({ message: error.message, code, data: { code, httpStatus: status } });
-      }
+      if (typeof token !== 'string' || !token) throw new AppError('BAD_REQUEST', 'The unsubscribe link has no token');
+      // A link that is not valid (400) or of a deleted account (404) is answered by the app's error handler.
+      await unsubscribe(deps, token);
+      return { ok: true };
     });
   });
 }

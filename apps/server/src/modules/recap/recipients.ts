@@ -1,8 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { TRPCError } from '@trpc/server';
 import { parseEmailList } from '@mbox/shared';
 import type { RecapRecipient as RecipientDto, RecapRecipientList, RecipientConsent, RecipientStatus } from '@mbox/shared/recap';
 import { recipientStatusSchema } from '@mbox/shared/recap';
+import { AppError } from '../../app-error.js';
 import type { AppDeps } from '../../deps.js';
 import type { JobContext } from '../../jobs/jobs.js';
 import type { Prisma, RecapRecipient } from '../../generated/prisma/client.js';
@@ -115,10 +115,7 @@ export async function registerRecipients(
 ): Promise<void> {
   const max = deps.config.RECAP_RECIPIENTS_MAX;
   if (addresses.length > max) {
-    throw new TRPCError({
-      code: 'BAD_REQUEST',
-      message: `At most ${max} recap recipients (redirectEmails and whiteEmailList together); ${addresses.length} were given`,
-    });
+    throw new AppError('BAD_REQUEST', `At most ${max} recap recipients (redirectEmails and whiteEmailList together); ${addresses.length} were given`);
   }
   const strangers = strangerAddresses(user.email, addresses);
   if (!strangers.length) return;
@@ -261,10 +258,10 @@ export async function sendConfirmation(deps: AppDeps, job: JobContext<'recipient
 async function recipientOfToken(deps: AppDeps, token: string) {
   const verified = verifyRecipientToken(deps.secrets, token);
   if (!verified) {
-    throw new TRPCError({ code: 'BAD_REQUEST', message: 'This confirmation link is not valid: open it from the e-mail again' });
+    throw new AppError('BAD_REQUEST', 'This confirmation link is not valid: open it from the e-mail again');
   }
   const row = await deps.db.recapRecipient.findUnique({ where: { id: verified.recipientId }, include: { user: { select: { email: true } } } });
-  if (!row) throw new TRPCError({ code: 'NOT_FOUND', message: 'The account that asked to send you recaps no longer exists' });
+  if (!row) throw new AppError('NOT_FOUND', 'The account that asked to send you recaps no longer exists');
   return { row, expired: verified.expired };
 }
 
@@ -286,10 +283,7 @@ export async function recipientConsent(deps: AppDeps, token: string): Promise<Re
 export async function answerRecipient(deps: AppDeps, token: string, answer: Exclude<RecipientStatus, 'pending'>): Promise<RecipientConsent> {
   const { row, expired } = await recipientOfToken(deps, token);
   if (answer === 'confirmed' && expired) {
-    throw new TRPCError({
-      code: 'BAD_REQUEST',
-      message: `This confirmation link has expired: ask ${row.user.email} to save their e-mail settings again, which sends a new one`,
-    });
+    throw new AppError('BAD_REQUEST', `This confirmation link has expired: ask ${row.user.email} to save their e-mail settings again, which sends a new one`);
   }
   const updated = await deps.db.recapRecipient.update({
     where: { id: row.id },

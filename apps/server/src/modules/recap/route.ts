@@ -1,5 +1,4 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { TRPCError } from '@trpc/server';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { recapIdInputSchema } from '@mbox/shared/recap';
@@ -33,18 +32,14 @@ export function registerRecapEmailRoute(app: FastifyInstance<Server, IncomingMes
     if (!user) return reply;
     const input = recapIdInputSchema.safeParse(request.params);
     if (!input.success) return reply.status(400).send(errorBody(400, 'Invalid input: recapId must be 1 to 100 characters'));
-    try {
-      const recap = await getRecap(deps, user.id, input.data.recapId);
-      if (!recap.html) return reply.status(404).send(errorBody(404, 'This recap has no e-mail yet'));
-      return reply
-        .header('content-type', 'text/html; charset=utf-8')
-        .header('content-security-policy', RECAP_EMAIL_POLICY)
-        .header('x-frame-options', 'SAMEORIGIN')
-        .header('cache-control', 'private, no-store')
-        .send(recap.html);
-    } catch (error) {
-      if (error instanceof TRPCError && error.code === 'NOT_FOUND') return reply.status(404).send(errorBody(404, error.message));
-      throw error;
-    }
+    // Another account's recap is a 404, answered by the app's error handler.
+    const recap = await getRecap(deps, user.id, input.data.recapId);
+    if (!recap.html) return reply.status(404).send(errorBody(404, 'This recap has no e-mail yet'));
+    return reply
+      .header('content-type', 'text/html; charset=utf-8')
+      .header('content-security-policy', RECAP_EMAIL_POLICY)
+      .header('x-frame-options', 'SAMEORIGIN')
+      .header('cache-control', 'private, no-store')
+      .send(recap.html);
   });
 }

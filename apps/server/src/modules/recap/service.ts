@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { TRPCError } from '@trpc/server';
 import type { Recap as RecapDto, RecapDetail, UnsubscribeState } from '@mbox/shared/recap';
 import { recapKindSchema, recapStatusSchema } from '@mbox/shared/recap';
+import { AppError } from '../../app-error.js';
 import { DecryptionError, openRecapTexts, UNREADABLE_TEXT } from '../../crypto/encryption.js';
 import type { AppDeps } from '../../deps.js';
 import type { Prisma, Recap } from '../../generated/prisma/client.js';
@@ -95,7 +95,7 @@ export async function listRecaps(deps: AppDeps, userId: string, input: { cursor?
 
 export async function getRecap(deps: AppDeps, userId: string, recapId: string): Promise<RecapDetail> {
   const row = await deps.db.recap.findFirst({ where: { id: recapId, userId }, include: meetingRef });
-  if (!row) throw new TRPCError({ code: 'NOT_FOUND', message: 'Recap not found' });
+  if (!row) throw new AppError('NOT_FOUND', 'Recap not found');
   const content = await openRecapTexts(deps.db, deps.secrets.masterKey, row).catch((error: unknown) => {
     if (!(error instanceof DecryptionError)) throw error;
     deps.log.error({ err: error, recapId }, 'recap cannot be decrypted');
@@ -113,7 +113,7 @@ function maskEmail(email: string): string {
 async function unsubscribeUser(deps: AppDeps, token: string): Promise<string> {
   const userId = await verifyUnsubscribeToken(deps.secrets, token);
   if (!userId) {
-    throw new TRPCError({ code: 'BAD_REQUEST', message: 'This unsubscribe link is not valid: open it from a recap e-mail again' });
+    throw new AppError('BAD_REQUEST', 'This unsubscribe link is not valid: open it from a recap e-mail again');
   }
   return userId;
 }
@@ -122,7 +122,7 @@ async function unsubscribeUser(deps: AppDeps, token: string): Promise<string> {
 export async function unsubscribeState(deps: AppDeps, token: string): Promise<UnsubscribeState> {
   const userId = await unsubscribeUser(deps, token);
   const user = await deps.db.user.findUnique({ where: { id: userId }, select: { email: true, sendSummary: true } });
-  if (!user) throw new TRPCError({ code: 'NOT_FOUND', message: 'The account of this unsubscribe link no longer exists' });
+  if (!user) throw new AppError('NOT_FOUND', 'The account of this unsubscribe link no longer exists');
   return { email: maskEmail(user.email), sendSummary: user.sendSummary };
 }
 
@@ -134,7 +134,7 @@ export async function unsubscribe(deps: AppDeps, token: string): Promise<Unsubsc
     data: { sendSummary: false },
     select: { email: true, sendSummary: true },
   });
-  if (!user) throw new TRPCError({ code: 'NOT_FOUND', message: 'The account of this unsubscribe link no longer exists' });
+  if (!user) throw new AppError('NOT_FOUND', 'The account of this unsubscribe link no longer exists');
   deps.log.info({ userId }, 'recap e-mails turned off by an unsubscribe link');
   return { email: maskEmail(user.email), sendSummary: user.sendSummary };
 }

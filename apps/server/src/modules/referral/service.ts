@@ -1,4 +1,3 @@
-import { TRPCError } from '@trpc/server';
 import {
   REFERRAL_PREMIUM_DAYS,
   REFERRER_PREMIUM_MAX_AHEAD_DAYS,
@@ -7,6 +6,7 @@ import {
   type ReferralAccept,
   type ReferralLink,
 } from '@mbox/shared';
+import { AppError } from '../../app-error.js';
 import { publicOrigin } from '../../config.js';
 import type { AppDeps } from '../../deps.js';
 import { Prisma } from '../../generated/prisma/client.js';
@@ -33,9 +33,9 @@ const REFERRAL_ACCEPT_LOCK = 284_001;
  */
 export async function acceptReferral(deps: AppDeps, userId: string, code: string, now = new Date()): Promise<ReferralAccept> {
   const referrer = await deps.db.user.findUnique({ where: { referralCode: code }, select: { id: true } });
-  if (!referrer) throw new TRPCError({ code: 'NOT_FOUND', message: `Referral code not found: ${code}` });
+  if (!referrer) throw new AppError('NOT_FOUND', `Referral code not found: ${code}`);
   if (referrer.id === userId) {
-    throw new TRPCError({ code: 'BAD_REQUEST', message: 'You cannot accept your own referral code' });
+    throw new AppError('BAD_REQUEST', 'You cannot accept your own referral code');
   }
   try {
     const accepted = await deps.db.$transaction(async (tx) => {
@@ -52,7 +52,7 @@ export async function acceptReferral(deps: AppDeps, userId: string, code: string
       }
       const acceptor = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { createdAt: true } });
       if (now.getTime() - acceptor.createdAt.getTime() > REFERRAL_ACCEPT_WINDOW_MS) {
-        throw new TRPCError({ code: 'FORBIDDEN', message: 'A referral code can only be accepted within 24 hours of creating the account' });
+        throw new AppError('FORBIDDEN', 'A referral code can only be accepted within 24 hours of creating the account');
       }
       // A cycle (A accepts B's code, B accepts C's, C accepts A's) farms premium from a ring of
       // throwaway accounts: walk up the referrer's chain of referrers, looking for the acceptor.
@@ -64,10 +64,7 @@ export async function acceptReferral(deps: AppDeps, userId: string, code: string
         )
         SELECT 1 FROM chain WHERE id = ${userId} LIMIT 1`;
       if (cycle.length > 0) {
-        throw new TRPCError({
-          code: 'BAD_REQUEST',
-          message: 'You cannot accept the referral code of someone you referred, directly or through others',
-        });
+        throw new AppError('BAD_REQUEST', 'You cannot accept the referral code of someone you referred, directly or through others');
       }
       await tx.referral.create({ data: { referrerId: referrer.id, acceptorId: userId } });
       for (const id of ids) {
@@ -90,6 +87,6 @@ export async function acceptReferral(deps: AppDeps, userId: string, code: string
   }
 }
 
-function alreadyAccepted(): TRPCError {
-  return new TRPCError({ code: 'CONFLICT', message: 'You have already accepted a referral' });
+function alreadyAccepted(): AppError {
+  return new AppError('CONFLICT', 'You have already accepted a referral');
 }

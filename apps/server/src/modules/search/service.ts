@@ -6,8 +6,8 @@ import {
   type SearchResult,
   type Snippet,
 } from '@mbox/shared';
+import { epochMsOf } from '../../db/json-sql.js';
 import type { AppDeps } from '../../deps.js';
-import { epochMsOf } from '../meeting/service.js';
 import { Prisma } from '../../generated/prisma/client.js';
 
 /**

@@ -1,5 +1,3 @@
-import { TRPCError } from '@trpc/server';
-import { ZodRealError } from 'zod';
 import {
   isPremiumActive,
   premiumFieldsChanged,
@@ -9,6 +7,7 @@ import {
   type UserSettings,
   type UserSettingsUpdate,
 } from '@mbox/shared';
+import { AppError, invalidField } from '../../app-error.js';
 import type { AppDeps } from '../../deps.js';
 import { forgetCredentials } from '../auth/credential-cache.js';
 import type { Prisma, User } from '../../generated/prisma/client.js';
@@ -57,21 +56,18 @@ export async function updateSettings(deps: AppDeps, userId: string, update: User
     const current = toUserSettings(row);
     const premiumOnly = premiumFieldsChanged(current, update);
     if (premiumOnly.length > 0 && !current.premiumActive) {
-      throw new TRPCError({
-        code: 'FORBIDDEN',
-        message: `Only premium users can change ${premiumOnly.join(', ')}: upgrade to premium to use summary settings`,
-      });
+      throw new AppError('FORBIDDEN', `Only premium users can change ${premiumOnly.join(', ')}: upgrade to premium to use summary settings`);
     }
     if (update.onboardingComplete === false && current.onboardingComplete) {
       // Onboarding is when a referral code may be accepted: reopening it must not open that again.
-      throw fieldError(update, 'onboardingComplete', 'Onboarding is complete and cannot be started again: onboardingComplete only goes from false to true');
+      throw invalidField('onboardingComplete', 'Onboarding is complete and cannot be started again: onboardingComplete only goes from false to true');
     }
     const minLength = update.defaultMinSummaryLength ?? current.defaultMinSummaryLength;
     const maxLength = update.defaultMaxSummaryLength ?? current.defaultMaxSummaryLength;
     const lengths = summarySettingsSchema.safeParse({ minLength, maxLength });
     if (!lengths.success) {
       const message = `The maximum summary length must be 0 (no limit) or at least the minimum (${minLength}); the maximum is ${maxLength}`;
-      throw fieldError(update, update.defaultMaxSummaryLength === undefined ? 'defaultMinSummaryLength' : 'defaultMaxSummaryLength', message);
+      throw invalidField(update.defaultMaxSummaryLength === undefined ? 'defaultMinSummaryLength' : 'defaultMaxSummaryLength', message);
     }
     if (update.redirectEmails !== undefined || update.whiteEmailList !== undefined) {
       const addresses = settingsAddresses({
@@ -86,15 +82,6 @@ export async function updateSettings(deps: AppDeps, userId: string, update: User
   // The signed-in user each call sees carries the timezone: cached credentials must not keep the old one.
   if (update.timezone !== undefined) forgetCredentials(deps, { userId });
   return saved;
-}
-
-/** A 400 naming `field`: a Zod error as its cause is formatted like any input error (trpc.ts). */
-function fieldError(update: UserSettingsUpdate, field: keyof UserSettingsUpdate, message: string): TRPCError {
-  return new TRPCError({
-    code: 'BAD_REQUEST',
-    message,
-    cause: new ZodRealError([{ code: 'custom', path: [field], message, input: update }]),
-  });
 }
 
 export async function completeOnboarding(deps: AppDeps, userId: string): Promise<UserSettings> {

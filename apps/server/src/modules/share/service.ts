@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { TRPCError } from '@trpc/server';
 import {
   ENCRYPTED_SHARE_REFUSAL,
   SHARE_TOKEN_BYTES,
@@ -13,11 +12,13 @@ import {
   type SharedMeeting,
 } from '@mbox/shared';
 import { sanitizeSummaryHtml } from '../../ai/sanitize.js';
+import { AppError } from '../../app-error.js';
 import { publicOrigin } from '../../config.js';
+import { epochMs, epochMsOf } from '../../db/json-sql.js';
 import type { AppDeps } from '../../deps.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { sha256 } from '../auth/sessions.js';
-import { epochMs, epochMsOf, meetingNotFound } from '../meeting/service.js';
+import { meetingNotFound } from '../meeting/service.js';
 import { readCitations } from '../summary/service.js';
 
 /** What the database keeps of a token: its SHA-256, so a leaked database opens no meeting. */
@@ -37,7 +38,7 @@ export async function createShareLink(deps: AppDeps, userId: string, meetingId: 
   if (!count) {
     const meeting = await deps.db.meeting.findFirst({ where: { id: meetingId, userId }, select: { encrypted: true } });
     if (!meeting) throw meetingNotFound();
-    throw new TRPCError({ code: 'PRECONDITION_FAILED', message: ENCRYPTED_SHARE_REFUSAL });
+    throw new AppError('PRECONDITION_FAILED', ENCRYPTED_SHARE_REFUSAL);
   }
   return { url: shareUrl(publicOrigin(deps.config), token) };
 }
@@ -62,8 +63,8 @@ export async function getShareStatus(deps: AppDeps, userId: string, meetingId: s
   return { shared, sharedAt: shared ? (meeting.sharedAt?.getTime() ?? null) : null };
 }
 
-function linkNotFound(): TRPCError {
-  return new TRPCError({ code: 'NOT_FOUND', message: 'Shared meeting not found: the link is wrong or sharing was stopped' });
+function linkNotFound(): AppError {
+  return new AppError('NOT_FOUND', 'Shared meeting not found: the link is wrong or sharing was stopped');
 }
 
 interface SharedRow {

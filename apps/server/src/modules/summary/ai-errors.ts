@@ -1,6 +1,6 @@
-import { TRPCError } from '@trpc/server';
 import { EMPTY_RESULT_ERROR } from '@mbox/shared';
 import { AiInputError, LlmNotConfiguredError, LlmRequestError } from '../../ai/index.js';
+import { AppError } from '../../app-error.js';
 import type { AppDeps } from '../../deps.js';
 
 export const AI_UNAVAILABLE = 'The AI service is unavailable, try again later';
@@ -16,24 +16,24 @@ export const AI_REFUSED = 'The AI service refused the request; the server admini
 export function aiError(deps: AppDeps, error: unknown): unknown {
   if (error instanceof LlmNotConfiguredError) {
     // A server configuration state, not bad input: 412 with the message that says how to configure.
-    return new TRPCError({ code: 'PRECONDITION_FAILED', message: error.message, cause: error });
+    return new AppError('PRECONDITION_FAILED', error.message, { cause: error });
   }
   if (error instanceof AiInputError) {
-    return new TRPCError({ code: 'BAD_REQUEST', message: `${error.field}: ${error.message}`, cause: error });
+    return new AppError('BAD_REQUEST', `${error.field}: ${error.message}`, { cause: error });
   }
   if (!(error instanceof LlmRequestError)) return error;
   deps.log.warn({ err: error, kind: error.kind, status: error.status, attempts: error.attempts }, 'LLM request failed');
   switch (error.kind) {
     case 'rate_limited':
-      return new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: AI_BUSY, cause: error });
+      return new AppError('SERVICE_UNAVAILABLE', AI_BUSY, { cause: error });
     case 'unavailable':
-      return new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: AI_UNAVAILABLE, cause: error });
+      return new AppError('SERVICE_UNAVAILABLE', AI_UNAVAILABLE, { cause: error });
     case 'timeout':
-      return new TRPCError({ code: 'GATEWAY_TIMEOUT', message: AI_TIMEOUT, cause: error });
+      return new AppError('GATEWAY_TIMEOUT', AI_TIMEOUT, { cause: error });
     case 'empty':
-      return new TRPCError({ code: 'BAD_GATEWAY', message: EMPTY_RESULT_ERROR, cause: error });
+      return new AppError('BAD_GATEWAY', EMPTY_RESULT_ERROR, { cause: error });
     case 'rejected':
-      return new TRPCError({ code: 'BAD_GATEWAY', message: AI_REFUSED, cause: error });
+      return new AppError('BAD_GATEWAY', AI_REFUSED, { cause: error });
   }
 }
 

@@ -1,5 +1,4 @@
-import { TRPCError } from '@trpc/server';
-import { ZodRealError, z } from 'zod';
+import { z } from 'zod';
 import {
   DEFAULT_SUMMARY_SETTINGS,
   ORIGINAL_LANGUAGE_CODE,
@@ -17,6 +16,7 @@ import {
   type TranslateSummaryInput,
 } from '@mbox/shared';
 import { transcriptPage, type CitedTurn, type PagedTranscript } from '../../ai/index.js';
+import { AppError, invalidField } from '../../app-error.js';
 import {
   UNREADABLE_TEXT,
   encryptText,
@@ -29,7 +29,8 @@ import type { Summary } from '../../generated/prisma/client.js';
 import { streamJob } from '../../stream-job.js';
 import { estimateTokens, meterGeneration, modelTier, serverEngine, type GenerationMeter } from '../ai-usage/service.js';
 import type { AuthUser } from '../auth/service.js';
-import { meetingNotFound, readMeetingInPages, readTranscriptInPages } from '../meeting/service.js';
+import { meetingNotFound } from '../meeting/service.js';
+import { readMeetingInPages, readTranscriptInPages } from '../meeting/whole-meeting.js';
 import { enqueueWebhookEvent } from '../webhooks/events.js';
 import { webhookMeetingRef } from '../webhooks/service.js';
 import { callAi } from './ai-errors.js';
@@ -37,18 +38,13 @@ import { toSummaryDto } from './service.js';
 
 export const CUSTOM_PROMPT_PREMIUM = 'Questions about a meeting are a premium feature: upgrade to premium to use them';
 
-function summaryNotFound(): TRPCError {
-  return new TRPCError({ code: 'NOT_FOUND', message: 'Summary not found' });
-}
-
-/** A 400 naming `field`, in the same shape as schema failures (the input middleware formats a 400's ZodError cause). */
-function fieldError(field: string, message: string, input: unknown): Error {
-  return new TRPCError({ code: 'BAD_REQUEST', message, cause: new ZodRealError([{ code: 'custom', path: [field], message, input }]) });
+function summaryNotFound(): AppError {
+  return new AppError('NOT_FOUND', 'Summary not found');
 }
 
 /** Custom questions are premium; checked before the daily allowance is touched. */
 function assertPromptAllowed(user: AuthUser, promptKey: PromptKey): void {
-  if (promptKey === 'custom' && !isPremiumActive(user)) throw new TRPCError({ code: 'FORBIDDEN', message: CUSTOM_PROMPT_PREMIUM });
+  if (promptKey === 'custom' && !isPremiumActive(user)) throw new AppError('FORBIDDEN', CUSTOM_PROMPT_PREMIUM);
 }
 
 /** Settings used when a call gives none: a premium user's saved defaults, else the server defaults. */
@@ -100,7 +96,7 @@ async function loadTranscript(deps: AppDeps, userId: string, meetingId: string):
     sealed ||= page.encrypted;
     transcript.pages.push(transcriptPage(page.rows));
   }
-  if (!enoughToSummarize(lines, speakers.size)) throw new TRPCError({ code: 'PRECONDITION_FAILED', message: SUMMARY_UNAVAILABLE_MESSAGE });
+  if (!enoughToSummarize(lines, speakers.size)) throw new AppError('PRECONDITION_FAILED', SUMMARY_UNAVAILABLE_MESSAGE);
   return { transcript, chars, sealed };
 }
 
@@ -284,7 +280,7 @@ export async function regenerateSummary(
   });
   if (!existing) throw summaryNotFound();
   if (existing.promptKey !== input.promptKey) {
-    throw fieldError('promptKey', `must be the summary's prompt key '${existing.promptKey}'`, input.promptKey);
+    throw invalidField('promptKey', `must be the summary's prompt key '${existing.promptKey}'`);
   }
   assertPromptAllowed(user, input.promptKey);
   return generateAndStore(deps, user, {
@@ -334,7 +330,7 @@ export async function translateSummary(deps: AppDeps, user: AuthUser, input: Tra
   const stored = summary.translations[input.languageKey];
   if (stored) return { text: stored.text };
   if (summary.text === UNREADABLE_TEXT || (row.encrypted && !key)) {
-    throw new TRPCError({ code: 'PRECONDITION_FAILED', message: 'This summary cannot be decrypted with the server key' });
+    throw new AppError('PRECONDITION_FAILED', 'This summary cannot be decrypted with the server key');
   }
 
   // The summary goes in and about as much comes out.

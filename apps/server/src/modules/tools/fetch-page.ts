@@ -2,8 +2,8 @@ import type { IncomingMessage } from 'node:http';
 import type { LookupFunction } from 'node:net';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import { TRPCError } from '@trpc/server';
 import { INVALID_LINK } from '@mbox/shared';
+import { AppError } from '../../app-error.js';
 import {
   OutboundRefusedError,
   checkOutboundUrl,
@@ -52,8 +52,8 @@ export interface FetchedPage {
   html: string;
 }
 
-function refused(message: string): TRPCError {
-  return new TRPCError({ code: 'BAD_REQUEST', message });
+function refused(message: string): AppError {
+  return new AppError('BAD_REQUEST', message);
 }
 
 const REFUSALS: Record<OutboundRefusal, string> = {
@@ -102,9 +102,9 @@ function decoded(response: IncomingMessage): Readable {
   }
 }
 
-function tooLarge(maxBytes: number): TRPCError {
+function tooLarge(maxBytes: number): AppError {
   const mb = Math.round((maxBytes / (1024 * 1024)) * 10) / 10;
-  return new TRPCError({ code: 'UNPROCESSABLE_CONTENT', message: `The page is too large to summarise: more than ${mb} MB` });
+  return new AppError('UNPROCESSABLE_CONTENT', `The page is too large to summarise: more than ${mb} MB`);
 }
 
 /** Reads the body up to `maxBytes` (decompressed), stopping the download as soon as it is over. */
@@ -146,22 +146,22 @@ function decodeText(body: Buffer, contentType: string): string {
 
 /** The failure of a request as the API error a client can act on. */
 function requestError(error: unknown, timedOut: boolean): unknown {
-  if (error instanceof TRPCError) return error;
-  if (timedOut) return new TRPCError({ code: 'GATEWAY_TIMEOUT', message: PAGE_TIMEOUT, cause: error });
+  if (error instanceof AppError) return error;
+  if (timedOut) return new AppError('GATEWAY_TIMEOUT', PAGE_TIMEOUT, { cause: error });
   const cause = error instanceof Error ? error : undefined;
   if (isRefusedAddressError(cause)) {
-    return new TRPCError({ code: 'BAD_REQUEST', message: LINK_REFUSED_ADDRESS, cause });
+    return new AppError('BAD_REQUEST', LINK_REFUSED_ADDRESS, { cause });
   }
   const code = (cause as NodeJS.ErrnoException | undefined)?.code;
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
-    return new TRPCError({ code: 'BAD_GATEWAY', message: `${PAGE_UNREACHABLE}: its host name does not exist`, cause });
+    return new AppError('BAD_GATEWAY', `${PAGE_UNREACHABLE}: its host name does not exist`, { cause });
   }
-  return new TRPCError({ code: 'BAD_GATEWAY', message: PAGE_UNREACHABLE, cause });
+  return new AppError('BAD_GATEWAY', PAGE_UNREACHABLE, { cause });
 }
 
 /**
  * Fetches a web page for summarising. Redirects are followed by hand (each hop checked again).
- * Errors are TRPCErrors: 400 refused or invalid link, 415 not HTML, 422 too large, 502 upstream
+ * Errors are AppErrors: 400 refused or invalid link, 415 not HTML, 422 too large, 502 upstream
  * failure or error status, 504 timeout.
  */
 export async function fetchPage(link: string, options: FetchPageOptions): Promise<FetchedPage> {
@@ -186,23 +186,23 @@ export async function fetchPage(link: string, options: FetchPageOptions): Promis
     const location = response.headers.location;
     if (status >= 300 && status < 400 && location) {
       response.destroy();
-      if (hop >= maxRedirects) throw new TRPCError({ code: 'BAD_GATEWAY', message: TOO_MANY_REDIRECTS });
+      if (hop >= maxRedirects) throw new AppError('BAD_GATEWAY', TOO_MANY_REDIRECTS);
       try {
         url = new URL(location, url);
       } catch {
-        throw new TRPCError({ code: 'BAD_GATEWAY', message: 'The page redirects to an invalid address' });
+        throw new AppError('BAD_GATEWAY', 'The page redirects to an invalid address');
       }
       continue;
     }
     if (status < 200 || status >= 300) {
       response.destroy();
-      throw new TRPCError({ code: 'BAD_GATEWAY', message: `The page could not be read: its server answered HTTP ${status}` });
+      throw new AppError('BAD_GATEWAY', `The page could not be read: its server answered HTTP ${status}`);
     }
     const contentType = String(response.headers['content-type'] ?? '');
     const mediaType = contentType.split(';')[0]!.trim().toLowerCase();
     if (!HTML_TYPES.has(mediaType)) {
       response.destroy();
-      throw new TRPCError({ code: 'UNSUPPORTED_MEDIA_TYPE', message: `${NOT_HTML} (it is ${mediaType || 'of no stated type'})` });
+      throw new AppError('UNSUPPORTED_MEDIA_TYPE', `${NOT_HTML} (it is ${mediaType || 'of no stated type'})`);
     }
     try {
       const body = await readBody(response, options.maxBytes);

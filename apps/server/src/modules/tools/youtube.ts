@@ -1,4 +1,3 @@
-import { TRPCError } from '@trpc/server';
 import {
   YoutubeTranscriptDisabledError,
   YoutubeTranscriptNotAvailableError,
@@ -8,6 +7,7 @@ import {
   type TranscriptResponse,
 } from 'youtube-transcript';
 import { INVALID_YOUTUBE_LINK, checkLink, type YouTubeInfo } from '@mbox/shared';
+import { AppError } from '../../app-error.js';
 
 export const NO_CAPTIONS = 'This video has no captions, so it cannot be summarised';
 export const VIDEO_UNAVAILABLE = 'This YouTube video is not available';
@@ -61,12 +61,12 @@ function youTubeFetch(options: YouTubeClientOptions): typeof fetch {
   };
 }
 
-function upstreamError(error: unknown, signal: AbortSignal | undefined): TRPCError {
-  if (error instanceof TRPCError) return error;
+function upstreamError(error: unknown, signal: AbortSignal | undefined): AppError {
+  if (error instanceof AppError) return error;
   const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError') && !signal?.aborted;
   return timedOut
-    ? new TRPCError({ code: 'GATEWAY_TIMEOUT', message: YOUTUBE_TIMEOUT, cause: error })
-    : new TRPCError({ code: 'BAD_GATEWAY', message: YOUTUBE_UNREACHABLE, cause: error });
+    ? new AppError('GATEWAY_TIMEOUT', YOUTUBE_TIMEOUT, { cause: error })
+    : new AppError('BAD_GATEWAY', YOUTUBE_UNREACHABLE, { cause: error });
 }
 
 interface PlayerResponse {
@@ -85,15 +85,15 @@ export async function fetchVideoInfo(videoId: string, options: YouTubeClientOpti
       headers: { 'content-type': 'application/json', 'user-agent': INNERTUBE_USER_AGENT },
       body: JSON.stringify({ context: { client: INNERTUBE_CLIENT }, videoId }),
     });
-    if (response.status === 429) throw new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: YOUTUBE_BUSY });
-    if (!response.ok) throw new TRPCError({ code: 'BAD_GATEWAY', message: `${YOUTUBE_UNREACHABLE} (HTTP ${response.status})` });
+    if (response.status === 429) throw new AppError('SERVICE_UNAVAILABLE', YOUTUBE_BUSY);
+    if (!response.ok) throw new AppError('BAD_GATEWAY', `${YOUTUBE_UNREACHABLE} (HTTP ${response.status})`);
     player = (await response.json()) as PlayerResponse;
   } catch (error) {
     throw upstreamError(error, options.signal);
   }
   const details = player.videoDetails;
   if (player.playabilityStatus?.status !== 'OK' || !details?.title) {
-    throw new TRPCError({ code: 'NOT_FOUND', message: VIDEO_UNAVAILABLE });
+    throw new AppError('NOT_FOUND', VIDEO_UNAVAILABLE);
   }
   const length = Number(details.lengthSeconds);
   const tracks = player.captions?.playerCaptionsTracklistRenderer?.captionTracks;
@@ -113,19 +113,19 @@ export async function fetchCaptions(videoId: string, options: YouTubeClientOptio
     return await fetchTranscript(videoId, { fetch: youTubeFetch(options) });
   } catch (error) {
     if (error instanceof YoutubeTranscriptDisabledError || error instanceof YoutubeTranscriptNotAvailableError) {
-      throw new TRPCError({ code: 'UNPROCESSABLE_CONTENT', message: NO_CAPTIONS, cause: error });
+      throw new AppError('UNPROCESSABLE_CONTENT', NO_CAPTIONS, { cause: error });
     }
     if (error instanceof YoutubeTranscriptVideoUnavailableError) {
-      throw new TRPCError({ code: 'NOT_FOUND', message: VIDEO_UNAVAILABLE, cause: error });
+      throw new AppError('NOT_FOUND', VIDEO_UNAVAILABLE, { cause: error });
     }
     if (error instanceof YoutubeTranscriptTooManyRequestError) {
-      throw new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: YOUTUBE_BUSY, cause: error });
+      throw new AppError('SERVICE_UNAVAILABLE', YOUTUBE_BUSY, { cause: error });
     }
     throw upstreamError(error, options.signal);
   }
 }
 
 /** The 400 of a link that is not a YouTube video link. */
-export function invalidYouTubeLink(): TRPCError {
-  return new TRPCError({ code: 'BAD_REQUEST', message: INVALID_YOUTUBE_LINK });
+export function invalidYouTubeLink(): AppError {
+  return new AppError('BAD_REQUEST', INVALID_YOUTUBE_LINK);
 }

@@ -14,12 +14,12 @@ interface Answer {
 }
 
 /**
- * The extension's calls are plain Fastify routes (route.ts) in front of the REST facade. A path with a
- * trailing slash still reaches the facade (`/v1/*`, which ignores the slash), so every request below is
- * sent both ways and must be answered alike; the expected answers are those docs/api.md and the
+ * The extension's calls, REST routes with options of their own (route.ts). A path with a trailing slash
+ * reaches the same route (the router ignores the slash), so every request below is sent both ways and
+ * must be answered alike; the expected answers are those docs/api.md and the
  * OpenAPI document describe.
  */
-describe('the lean transcript routes', () => {
+describe('the transcript routes', () => {
   let app: TestApp;
   let session = '';
   let extension = '';
@@ -38,12 +38,12 @@ describe('the lean transcript routes', () => {
     return { status: response.status, body: text ? JSON.parse(text) : undefined };
   }
 
-  /** The lean route's answer, after checking the facade answers the same. */
+  /** The answer, after checking the path with a trailing slash is answered the same. */
   async function both(path: string, init: Parameters<typeof send>[1]): Promise<Answer> {
-    const lean = await send(path, init);
-    const facade = await send(`${path}/`, init);
-    expect(lean).toEqual(facade);
-    return lean;
+    const answer = await send(path, init);
+    const slashed = await send(`${path}/`, init);
+    expect(answer).toEqual(slashed);
+    return answer;
   }
 
   const json = { 'content-type': 'application/json' };

@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { TRPCError } from '@trpc/server';
-import { ZodRealError } from 'zod';
 import { UNTITLED_MEETING } from '@mbox/shared';
 import {
   WEBHOOK_SIGNATURE_HEADER,
@@ -13,6 +11,7 @@ import {
   type WebhookEventData,
   type WebhookPayload,
 } from '@mbox/shared/webhooks';
+import { AppError, invalidField } from '../../app-error.js';
 import { isEncryptedText, openWebhookSecret, sealWebhookSecret } from '../../crypto/encryption.js';
 import type { AppDeps } from '../../deps.js';
 import type { Prisma, Webhook as WebhookRow, WebhookDelivery as DeliveryRow } from '../../generated/prisma/client.js';
@@ -43,13 +42,13 @@ const REFUSALS: Record<OutboundRefusal, string> = {
   address: 'Webhook URL refused: it points to a private, local or reserved network address',
 };
 
-function urlError(message: string, input: unknown): TRPCError {
-  // A 400 with a ZodError cause is formatted like a schema failure, naming the field (trpc.ts).
-  return new TRPCError({ code: 'BAD_REQUEST', message, cause: new ZodRealError([{ code: 'custom', path: ['url'], message, input }]) });
+/** A 400 naming the url field, answered like a schema failure. */
+function urlError(message: string): AppError {
+  return invalidField('url', message);
 }
 
-function notFound(): TRPCError {
-  return new TRPCError({ code: 'NOT_FOUND', message: 'Webhook not found' });
+function notFound(): AppError {
+  return new AppError('NOT_FOUND', 'Webhook not found');
 }
 
 function toDeliveryDto(row: DeliveryRow): WebhookDelivery {
@@ -100,12 +99,12 @@ async function assertReachable(deps: AppDeps, url: string): Promise<void> {
   try {
     exempt = checkOutboundUrl(parsed, deps.config.WEBHOOK_ALLOWED_HOSTS);
   } catch (error) {
-    if (error instanceof OutboundRefusedError) throw urlError(REFUSALS[error.reason], url);
+    if (error instanceof OutboundRefusedError) throw urlError(REFUSALS[error.reason]);
     throw error;
   }
   if (exempt) return;
   const addresses = await dnsLookup(parsed.hostname.replace(/^\[(.*)\]$/, '$1'), { all: true }).catch(() => []);
-  if (addresses.some((a) => !isPublicAddress(a.address))) throw urlError(REFUSALS.address, url);
+  if (addresses.some((a) => !isPublicAddress(a.address))) throw urlError(REFUSALS.address);
 }
 
 export async function createWebhook(
@@ -119,7 +118,7 @@ export async function createWebhook(
     await tx.$queryRaw`SELECT 1 FROM "User" WHERE id = ${userId} FOR UPDATE`;
     const count = await tx.webhook.count({ where: { userId } });
     if (count >= WEBHOOKS_PER_USER) {
-      throw new TRPCError({ code: 'FORBIDDEN', message: `At most ${WEBHOOKS_PER_USER} webhooks: delete one first` });
+      throw new AppError('FORBIDDEN', `At most ${WEBHOOKS_PER_USER} webhooks: delete one first`);
     }
     const row = await tx.webhook.create({
       data: { userId, url: input.url, events: input.events, secret: sealWebhookSecret(deps.secrets.masterKey, userId, newWebhookSecret()) },

@@ -1,7 +1,7 @@
 import type { Unsubscribable } from '@trpc/server/observable';
 import { useSyncExternalStore } from 'react';
 import { MAX_ASK_HISTORY, MAX_ASK_HISTORY_ANSWER_LENGTH, type AskCitation, type AskInput, type AskStreamEvent } from '@mbox/shared/ask';
-import { classifyError, handleApiError, httpStatusOf } from '../../lib/errors';
+import { classifyError, handleApiError, isDailyLimit } from '../../lib/errors';
 
 /** One question and its answer as the chat shows it. */
 export interface ChatTurn {
@@ -100,7 +100,7 @@ export function askQuestion(subscribeAsk: AskSubscribe, meetingId: string, quest
     handleApiError(error);
     const outcome = classifyError(error);
     const message = outcome.kind === 'toast' ? outcome.message : '';
-    finish((turn) => ({ ...turn, status: 'failed', failure: { message, dailyLimit: httpStatusOf(error) === 429 } }));
+    finish((turn) => ({ ...turn, status: 'failed', failure: { message, dailyLimit: isDailyLimit(error) } }));
   };
   chat.subscription = subscribeAsk(
     { meetingId, question, history },

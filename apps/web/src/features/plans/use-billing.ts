@@ -1,26 +1,11 @@
 import { useState } from 'react';
 import type { BillingAccount } from '@mbox/shared/billing';
 import type { PaidPlanId } from '@mbox/shared/plans';
-import { handleApiError, httpStatusOf } from '../../lib/errors';
+import { refusalOrReport } from '../../lib/errors';
 import { trpc } from '../../lib/trpc';
 import { openCheckout } from './open-checkout';
 
 export type { BillingAccount };
-
-/**
- * product.md, Errors: a refused subscribe or cancel shows the server's own text. An answer with a status of 400
- * or above carries a message meant for the person (plan unknown, payments not configured, Stripe
- * unreachable) — except 401 (sign in again) and 500 (an unexpected failure, no message for anyone):
- * those, and a network failure, go through the one error mapping and answer null.
- */
-function textOfRefusal(error: unknown): string | null {
-  const status = httpStatusOf(error);
-  if (status !== null && status >= 400 && status !== 401 && status !== 500 && error instanceof Error && error.message) {
-    return error.message;
-  }
-  handleApiError(error);
-  return null;
-}
 
 /** Subscribing to a plan (product.md, States): every plan button busy meanwhile, the payment page in a new tab. */
 export function useCheckout() {
@@ -36,7 +21,7 @@ export function useCheckout() {
       // Each click creates a fresh Checkout Session.
       setError(await openCheckout(() => checkout.mutateAsync({ planID: planId })));
     } catch (failure) {
-      setError(textOfRefusal(failure));
+      setError(refusalOrReport(failure));
     } finally {
       setBusyPlanId(null);
     }
@@ -65,7 +50,8 @@ export function useCancelSubscription() {
       setOutcome('message' in answer ? { kind: 'message', text: answer.message } : { kind: 'error', text: answer.error });
       await Promise.all([utils.billing.account.invalidate(), utils.settings.get.invalidate()]);
     } catch (failure) {
-      const text = textOfRefusal(failure);
+      // product.md, Errors: a refused cancel shows the server's own text (plan unknown, Stripe unreachable).
+      const text = refusalOrReport(failure);
       if (text) setOutcome({ kind: 'error', text });
     }
   };
@@ -83,7 +69,7 @@ export function useManageBilling() {
     try {
       setError(await openCheckout(() => portal.mutateAsync()));
     } catch (failure) {
-      setError(textOfRefusal(failure));
+      setError(refusalOrReport(failure));
     }
   };
 

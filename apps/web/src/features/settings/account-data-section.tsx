@@ -1,7 +1,6 @@
 import { useId, useRef, useState } from 'react';
 import { ACCOUNT_EXPORT_PATH, deleteConfirmationMatches } from '@mbox/shared/account';
-import { TRPCClientError } from '@trpc/client';
-import { handleApiError, httpStatusOf } from '../../lib/errors';
+import { handleApiError, refusalOrReport } from '../../lib/errors';
 import { useSession } from '../../lib/session';
 import { toast } from '../../lib/toast';
 import { trpc } from '../../lib/trpc';
@@ -65,9 +64,7 @@ function DeleteAccount() {
     try {
       await remove.mutateAsync({ confirm: typed });
     } catch (error) {
-      const status = httpStatusOf(error);
-      if (error instanceof TRPCClientError && status !== null && status !== 401) setRefusal(error.message);
-      else handleApiError(error);
+      setRefusal(refusalOrReport(error));
       return;
     }
     dialog.current?.close();

@@ -1,5 +1,4 @@
 import { useId, useState, type FormEvent } from 'react';
-import { TRPCClientError } from '@trpc/client';
 import {
   WEBHOOK_EVENT_LABELS,
   WEBHOOK_EVENTS,
@@ -9,7 +8,7 @@ import {
   type WebhookDelivery,
   type WebhookEvent,
 } from '@mbox/shared/webhooks';
-import { handleApiError } from '../../lib/errors';
+import { handleApiError, refusalOf } from '../../lib/errors';
 import { toast } from '../../lib/toast';
 import { trpc } from '../../lib/trpc';
 
@@ -64,14 +63,6 @@ export function WebhooksSection() {
   );
 }
 
-/** The message of an input error the server named a field for (e.g. a private address), else null. */
-function fieldMessage(error: unknown): string | null {
-  if (!(error instanceof TRPCClientError)) return null;
-  const data = error.data as { httpStatus?: number; issues?: { path: string; message: string }[] } | undefined;
-  if (data?.httpStatus !== 400) return null;
-  return data.issues?.[0]?.message ?? null;
-}
-
 function AddWebhookForm() {
   const id = useId();
   const utils = trpc.useUtils();
@@ -101,8 +92,8 @@ function AddWebhookForm() {
         toast.success('Webhook added');
       },
       onError: (error) => {
-        // A refused URL is the form's to show; anything else goes through the one error mapping.
-        const message = fieldMessage(error);
+        // A refused URL (an input error naming the field) is the form's to show; anything else goes through the one error mapping.
+        const message = refusalOf(error)?.fieldMessage;
         if (message) setServerError(message);
         else handleApiError(error);
       },

@@ -1,17 +1,15 @@
-import { ERROR_TEXT, handleApiError, httpStatusOf } from '../../lib/errors';
+import { ERROR_TEXT, handleApiError, isDailyLimit, refusalOf } from '../../lib/errors';
 import { toast } from '../../lib/toast';
 
 /**
  * What the error alert of a summarizer page says (product.md, Errors: the summarization error is shown in an
  * error alert): the server's own message for a refused request (it names the problem: too short,
  * not a YouTube link, page unreachable…), 'Daily limit reached' for a 429, and the generic text when
- * no answer arrived.
+ * no answer arrived or it says nothing to the person (refusalOf).
  */
 export function summarizerErrorMessage(error: unknown): string {
-  const status = httpStatusOf(error);
-  if (status === 429) return ERROR_TEXT.dailyLimit;
-  if (status !== null && error instanceof Error && error.message.trim()) return error.message;
-  return ERROR_TEXT.request;
+  if (isDailyLimit(error)) return ERROR_TEXT.dailyLimit;
+  return refusalOf(error)?.message ?? ERROR_TEXT.request;
 }
 
 /**
@@ -20,7 +18,7 @@ export function summarizerErrorMessage(error: unknown): string {
  * already says it.
  */
 export function reportSummarizerError(error: unknown): void {
-  handleApiError(error, { silent: httpStatusOf(error) !== 429 });
+  handleApiError(error, { silent: !isDailyLimit(error) });
 }
 
 /**
