@@ -3,12 +3,14 @@
  * once while `/healthz` is probed every 50 ms and a batch of 20 caption lines is posted every 100 ms.
  * Target: p99 of both ≤ 50 ms while the summaries run (docs/performance.md, "Offline summaries"). The
  * same probes with nothing else running are the reference, measured in the same run. Also printed:
- * each summary's time and the server's peak resident memory (VmHWM: main thread and worker threads).
+ * each summary's time, the server's peak resident memory (VmHWM: main thread and worker threads) and
+ * the CPU time of its main thread (from /proc: it does not grow with the machine's load, latencies do).
  *
  * The server runs in a child process (this file with `--serve`) with the start script's Node flags: the
  * real app on a fresh database on the local PostgreSQL, no LLM configured, so summaries go to the
  * offline engine's worker threads (OFFLINE_AI_THREADS, default one less than the cores).
  *   npm run bench -- offline-summary            LINES=20000 SUMMARIES=4 by default
+ *   DATABASE=pglite npm run bench -- offline-summary      the embedded database (in the main thread)
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -24,6 +26,7 @@ const SUMMARIES = Number(process.env.SUMMARIES ?? 4);
 const PROMPTS = ['summary', 'c_summary', 'action', 'topic', 'decision', 'issue'] as const;
 const START = Date.UTC(2025, 0, 6, 9, 0);
 const REFERENCE_MS = 5_000;
+const EMBEDDED = process.env.DATABASE === 'pglite';
 
 interface Served {
   url: string;
@@ -37,7 +40,7 @@ interface Served {
 async function serve(): Promise<void> {
   const { startTestApp } = await import('../../apps/server/src/test/app.js');
   const { makePremium } = await import('../../apps/server/src/test/fixtures.js');
-  const app = await startTestApp({ LOG_LEVEL: 'warn' });
+  const app = await startTestApp({ LOG_LEVEL: 'warn' }, { embeddedDatabase: EMBEDDED });
   const token = await app.signIn('offline-bench@example.com');
   // Premium: no daily limit on the four generations.
   await makePremium(app, 'offline-bench@example.com');
@@ -94,6 +97,13 @@ function eventLoopDelay(child: ChildProcess): Promise<Delay> {
 function peakRssMb(pid: number): number {
   const kb = Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
   return kb / 1024;
+}
+
+/** CPU time (user + system) the main thread of a process has used so far, s (/proc/pid/task/pid/stat, 100 ticks a second). */
+function mainThreadCpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 function percentile(values: number[], p: number): number {
@@ -169,8 +179,11 @@ async function main(): Promise<void> {
     const meetingKey = await seedLongMeeting(served);
     const idleRss = peakRssMb(served.pid);
     await eventLoopDelay(child);
+    const referenceCpu = mainThreadCpuSeconds(served.pid);
     const reference = await probe(served, new Promise((r) => setTimeout(r, REFERENCE_MS)));
     const referenceDelay = await eventLoopDelay(child);
+    const referenceShare = (mainThreadCpuSeconds(served.pid) - referenceCpu) / (REFERENCE_MS / 1000);
+    const cpuBefore = mainThreadCpuSeconds(served.pid);
 
     const agent = new Agent({ keepAlive: true });
     const started = performance.now();
@@ -186,10 +199,12 @@ async function main(): Promise<void> {
     const during = await probe(served, summaries);
     await summaries;
     const duringDelay = await eventLoopDelay(child);
+    const wall = (performance.now() - started) / 1000;
+    const summaryCpu = mainThreadCpuSeconds(served.pid) - cpuBefore;
     agent.destroy();
     const peakRss = peakRssMb(served.pid);
 
-    console.log(`Offline summaries of a ${LINES.toLocaleString('en-US')}-line meeting, ${SUMMARIES} at once (server pid ${served.pid})\n`);
+    console.log(`Offline summaries of a ${LINES.toLocaleString('en-US')}-line meeting, ${SUMMARIES} at once, ${EMBEDDED ? 'PGlite' : 'PostgreSQL'} (server pid ${served.pid})\n`);
     for (const t of times.sort((a, b) => a.seconds - b.seconds)) console.log(`  ${t.prompt.padEnd(10)} done after ${t.seconds.toFixed(1)} s`);
     console.log(`\n  peak RSS of the server: ${idleRss.toFixed(0)} MB before the summaries, ${peakRss.toFixed(0)} MB after\n`);
     const verdicts = new Verdicts({ name: 28, value: 30, reference: 30 });
@@ -198,6 +213,9 @@ async function main(): Promise<void> {
     verdicts.figure(`ingest (${during.ingest.length} batches)`, row(during.ingest), row(reference.ingest), 'p99 ≤ 50 ms', percentile(during.ingest, 99) <= 50);
     const delayRow = (d: Delay) => `p50 ${d.p50.toFixed(1)} p99 ${d.p99.toFixed(1)} max ${d.max.toFixed(0)} ms`;
     console.log(`${'server event-loop delay'.padEnd(28)} ${delayRow(duringDelay).padEnd(30)} reference ${delayRow(referenceDelay)}`);
+    console.log(
+      `${'server main thread CPU'.padEnd(28)} ${`${summaryCpu.toFixed(2)} s in ${wall.toFixed(1)} s (${((100 * summaryCpu) / wall).toFixed(0)} %)`.padEnd(30)} reference ${(100 * referenceShare).toFixed(0)} % (the probes alone)`,
+    );
     console.log(`load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')} on ${availableParallelism()} cores`);
     process.exitCode = verdicts.missed > 0 ? 1 : 0;
   } finally {

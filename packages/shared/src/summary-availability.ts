@@ -9,5 +9,10 @@ export const SUMMARY_UNAVAILABLE_MESSAGE = `To analyze the meeting and generate 
 /** True when a meeting's messages are enough to summarise it. */
 export function canSummarize(messages: readonly { user: string }[]): boolean {
   if (messages.length < MIN_SUMMARY_MESSAGES) return false;
-  return new Set(messages.map((m) => m.user)).size >= MIN_SUMMARY_SPEAKERS;
+  return enoughToSummarize(messages.length, new Set(messages.map((m) => m.user)).size);
+}
+
+/** The same rule from counts, for messages read a page at a time: `speakers` need only be counted up to the minimum. */
+export function enoughToSummarize(messages: number, speakers: number): boolean {
+  return messages >= MIN_SUMMARY_MESSAGES && speakers >= MIN_SUMMARY_SPEAKERS;
 }

@@ -31,13 +31,15 @@ import {
 } from './prompt-builder.js';
 import { answerToSafeHtml, htmlBlocks, sanitizeSummaryHtml } from './sanitize.js';
 import { countMessageTokens, countTokens } from './tokens.js';
+import { citedTurnsOf, transcriptTurns, type CitedTurn, type TranscriptInput } from './transcript-pages.js';
 import type { ChatMessage, LlmProvider, LlmResult, ModelTier, TokenUsage, TranscriptTurn } from './types.js';
 import { cleanTurnText } from './offline/text.js';
 
 export const OFFLINE_MODEL = OFFLINE_MODEL_NAME;
 
 export interface GenerateSummaryInput {
-  transcript: readonly TranscriptTurn[];
+  /** The turns, or their pages (a meeting read from the database: they move to the offline engine's worker). */
+  transcript: TranscriptInput;
   promptKey: PromptKey;
   /** The question, for promptKey 'custom'. */
   customPrompt?: string;
@@ -65,6 +67,8 @@ export interface GeneratedSummary {
   chunks: number;
   /** Transcript indices of the lines `html` cites: citation n is `citedLines[n - 1]`; empty when it cites none. */
   citedLines: number[];
+  /** The line `citedLines[i]` (null when out of range): what a citation opens. */
+  citedTurns: (CitedTurn | null)[];
 }
 
 export interface TranslateInput {
@@ -181,28 +185,29 @@ export class AiEngine {
     const provider = await this.llm();
     if (!provider) {
       const { transcript, promptKey, material, variant, timeZone } = input;
-      const answer = await this.offline.run({ transcript, promptKey, settings, customPrompt, material, variant, timeZone }, input.signal);
-      const html = sanitizeSummaryHtml(answer.html);
+      // Sanitised where it is written (a worker thread in the server).
+      const { html, lines, cited } = await this.offline.run({ transcript, promptKey, settings, customPrompt, material, variant, timeZone }, input.signal);
       // Written at once, handed over block by block (paragraph, list item, heading) so streams show it grow.
       for (const block of htmlBlocks(html)) input.onToken?.(block);
-      return { title, html, model: OFFLINE_MODEL, usage: ZERO_USAGE, chunks: 1, citedLines: answer.lines };
+      return { title, html, model: OFFLINE_MODEL, usage: ZERO_USAGE, chunks: 1, citedLines: lines, citedTurns: cited };
     }
-    const result = await this.generateWithLlm(provider, { ...input, customPrompt }, settings);
+    const transcript = transcriptTurns(input.transcript);
+    const result = await this.generateWithLlm(provider, { ...input, transcript, customPrompt }, settings);
     const answer = answerToSafeHtml(result.text);
     if (!answer) throw new LlmRequestError('The LLM returned an empty answer.', undefined, 'empty', 1);
     const { html, lines } = await citeLlmAnswer(
       answer,
       result.sent && {
-        transcript: input.transcript.map((t) => ({ speaker: t.speaker, text: cleanTurnText(t.text) })),
+        transcript: transcript.map((t) => ({ speaker: t.speaker, text: cleanTurnText(t.text) })),
         sent: result.sent,
       },
     );
-    return { title, html, model: result.model, usage: result.usage, chunks: result.chunks, citedLines: lines };
+    return { title, html, model: result.model, usage: result.usage, chunks: result.chunks, citedLines: lines, citedTurns: citedTurnsOf(transcript, lines) };
   }
 
   private async generateWithLlm(
     provider: LlmProvider,
-    input: GenerateSummaryInput,
+    input: GenerateSummaryInput & { transcript: readonly TranscriptTurn[] },
     settings: SummarySettings,
   ): Promise<LlmResult & { chunks: number; sent?: number[] }> {
     // Meeting lines are numbered for the answer to cite (`sent[p - 1]` is line p's transcript index).

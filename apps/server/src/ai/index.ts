@@ -5,4 +5,5 @@ export { AiInputError, LlmNotConfiguredError, LlmRequestError } from './errors.j
 export { OpenAiProvider, type OpenAiProviderOptions } from './openai-provider.js';
 export { sanitizeSummaryHtml } from './sanitize.js';
 export { countTokens } from './tokens.js';
+export { transcriptPage, type CitedTurn, type PagedTranscript } from './transcript-pages.js';
 export type { ChatMessage, LlmProvider, LlmRequest, LlmResult, ModelTier, TokenUsage, TranscriptTurn } from './types.js';

@@ -3,20 +3,20 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Piscina } from 'piscina';
 import { repoRoot } from '../../db/paths.js';
-import type { CitedHtml } from '../minutes.js';
-import { generateOffline, type OfflineRequest } from './engine.js';
+import { transferablesOf } from '../transcript-pages.js';
+import runOfflineTask, { type OfflineAnswer, type OfflineTask } from './worker.js';
 
 /** Runs offline summaries: in worker threads in the server, in the calling thread in tests and scripts. */
 export interface OfflineRunner {
-  run(request: OfflineRequest, signal?: AbortSignal): Promise<CitedHtml>;
+  run(task: OfflineTask, signal?: AbortSignal): Promise<OfflineAnswer>;
   close(): Promise<void>;
 }
 
 /** In the calling thread: for scripts and tests that summarise one meeting at a time. */
 export const inlineRunner: OfflineRunner = {
-  run: (request, signal) => {
+  run: (task, signal) => {
     signal?.throwIfAborted();
-    return Promise.resolve(generateOffline(request));
+    return Promise.resolve(runOfflineTask(task));
   },
   close: () => Promise.resolve(),
 };
@@ -54,10 +54,11 @@ export function workerPoolRunner(threads: number): OfflineRunner {
     return new Piscina({ ...entry, minThreads: 0, maxThreads: threads, idleTimeout: 60_000 });
   };
   return {
-    run: async (request, signal) => {
+    run: async (task, signal) => {
       signal?.throwIfAborted();
       const p = await (pool ??= start());
-      return (await p.run(request, { signal })) as CitedHtml;
+      // A paged transcript moves to the worker: copying 20,000 turns would hold the event loop.
+      return (await p.run(task, { signal, transferList: transferablesOf(task.transcript) })) as OfflineAnswer;
     },
     close: async () => {
       if (pool) await (await pool).destroy();

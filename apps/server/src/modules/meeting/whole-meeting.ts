@@ -1,6 +1,7 @@
 import { meetingSchema, messageSchema, type Meeting as MeetingDto, type MeetingDetail, type Message as MessageDto } from '@mbox/shared';
-import { openMessages } from '../../crypto/encryption.js';
+import { UNREADABLE_TEXT, openMessages } from '../../crypto/encryption.js';
 import { hotRows } from '../../db/hot-rows.js';
+import { epochMs, epochMsOf } from '../../db/json-sql.js';
 import type { AppDeps } from '../../deps.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { LINE_COUNT, MEETING_JSON, MESSAGE_JSON, messageJsonDto, readMessages } from './rows.js';
@@ -26,6 +27,18 @@ export async function getMeeting(deps: AppDeps, userId: string, meetingId: strin
 
 /** Lines per query when every line of a meeting is read (readMeetingInPages). */
 const WHOLE_MEETING_PAGE = 1000;
+
+/**
+ * Lets the event loop serve other requests between two pages, one page of all the readers at a time: each
+ * reader waits for the turn of the loop after the previous reader's. Embedded PGlite answers a query
+ * without any I/O (its promises settle as microtasks), so otherwise a whole meeting would be read in one
+ * turn of the loop however it is paged, and four readers woken in the same turn would read four pages.
+ */
+let lastTurn = Promise.resolve();
+function betweenPages(): Promise<void> {
+  lastTurn = lastTurn.then(() => new Promise<void>((resolve) => setImmediate(resolve)));
+  return lastTurn;
+}
 
 /** A meeting whose lines are read a page at a time, as they are consumed. */
 export interface MeetingInPages {
@@ -71,12 +84,82 @@ export async function readMeetingInPages(deps: AppDeps, userId: string, meetingI
               ORDER BY c."spokenAt", c.id LIMIT ${WHOLE_MEETING_PAGE}) p`,
       );
       const rows = readMessages(page?.lines ?? '[]');
+      await betweenPages();
       if (rows.length) yield (await openMessages(deps, userId, rows)).map(messageJsonDto);
       if (rows.length < WHOLE_MEETING_PAGE || !page?.lastSpokenAt) return;
       after = { spokenAt: page.lastSpokenAt, id: rows.at(-1)!.id };
     }
   }
   return { meet: JSON.parse(found.meeting) as MeetingDto, lineCount: found.total, speakers: found.speakers, pages: pages() };
+}
+
+/** A line as the AI reads it, written by the database as JSON: [speaker, text, id, spokenAt, encrypted]. */
+type TranscriptRow = [string, string, string, number, boolean];
+const TRANSCRIPT_ROW = Prisma.raw(
+  `json_build_array(p."user", p.text, p.id, coalesce(${epochMs('p."spokenAt"')}, ${epochMsOf('p."lastUpdated"')}), p.encrypted)`,
+);
+
+/** A page of a meeting's lines as the AI reads them (readTranscriptInPages). */
+export interface TranscriptRowsPage {
+  /** JSON array of [speaker, text, id, spokenAt, encrypted] rows in transcript order, texts in plain form. */
+  rows: string;
+  /** Lines on the page. */
+  lines: number;
+  /** Up to two of its speakers: enough for the rule of what can be summarised. */
+  speakers: string[];
+  /** Some text was encrypted. */
+  encrypted: boolean;
+  /** Characters of its speakers and texts (plus 2 a line). */
+  chars: number;
+}
+
+/**
+ * A meeting's lines for a summary, a page at a time as readMeetingInPages reads them, each page one JSON
+ * text written by the database in the shape the AI reads, so the event loop neither parses nor rebuilds
+ * 20,000 lines (docs/performance.md, "Offline summaries"); pages with encrypted text are opened here.
+ * The caller checks the meeting is the user's first (readMeetingInPages).
+ */
+export async function* readTranscriptInPages(deps: AppDeps, userId: string, meetingId: string): AsyncGenerator<TranscriptRowsPage> {
+  for (let after: { spokenAt: string; id: string } | null = null; ; ) {
+    const boundary: Prisma.Sql = after
+      ? Prisma.sql`AND c."spokenAt" >= ${after.spokenAt}::timestamp AND (c."spokenAt", c.id) > (${after.spokenAt}::timestamp, ${after.id})`
+      : Prisma.empty;
+    const [page] = await hotRows<TranscriptRowsPage & { lastSpokenAt: string | null; lastId: string | null }>(
+      deps.database.hot,
+      Prisma.sql`
+      SELECT coalesce(json_agg(${TRANSCRIPT_ROW} ORDER BY p."spokenAt", p.id), '[]')::text AS rows,
+             count(*)::int AS lines,
+             coalesce((array_agg(DISTINCT p."user"))[1:2], ARRAY[]::text[]) AS speakers,
+             coalesce(bool_or(p.encrypted), false) AS encrypted,
+             coalesce(sum(length(p."user") + length(p.text) + 2), 0)::int AS chars,
+             (array_agg(p."spokenAt"::text ORDER BY p."spokenAt" DESC, p.id DESC))[1] AS "lastSpokenAt",
+             (array_agg(p.id ORDER BY p."spokenAt" DESC, p.id DESC))[1] AS "lastId"
+      FROM (SELECT c."user", c.text, c.id, c."spokenAt", c."lastUpdated", c.encrypted FROM "Message" c
+            WHERE c."meetingId" = ${meetingId} ${boundary}
+            ORDER BY c."spokenAt", c.id LIMIT ${WHOLE_MEETING_PAGE}) p`,
+    );
+    if (!page || page.lines === 0) return;
+    await betweenPages();
+    const { lastSpokenAt, lastId, ...rows } = page;
+    yield rows.encrypted ? await openTranscriptRows(deps, userId, meetingId, rows) : rows;
+    if (page.lines < WHOLE_MEETING_PAGE || !lastSpokenAt || !lastId) return;
+    after = { spokenAt: lastSpokenAt, id: lastId };
+  }
+}
+
+/** A page with encrypted texts, opened: texts that cannot be decrypted are left out. */
+async function openTranscriptRows(deps: AppDeps, userId: string, meetingId: string, page: TranscriptRowsPage): Promise<TranscriptRowsPage> {
+  const rows = JSON.parse(page.rows) as TranscriptRow[];
+  const opened = await openMessages(
+    deps,
+    userId,
+    rows.map(([, text, , , encrypted]) => ({ meetingId, text, aiFixed: null, encrypted })),
+  );
+  const readable = rows.flatMap(([speaker, , id, spokenAt], i): TranscriptRow[] =>
+    opened[i]!.text === UNREADABLE_TEXT ? [] : [[speaker, opened[i]!.text, id, spokenAt, false]],
+  );
+  const chars = readable.reduce((n, [speaker, text]) => n + speaker.length + text.length + 2, 0);
+  return { ...page, rows: JSON.stringify(readable), chars };
 }
 
 /** JSON.stringify(value, null, space) for a place `depth` levels deep in a document so indented. */

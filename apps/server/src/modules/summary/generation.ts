@@ -3,7 +3,7 @@ import {
   DEFAULT_SUMMARY_SETTINGS,
   ORIGINAL_LANGUAGE_CODE,
   SUMMARY_UNAVAILABLE_MESSAGE,
-  canSummarize,
+  enoughToSummarize,
   isPremiumActive,
   summarySettingsSchema,
   type GenerateSummaryInput,
@@ -15,7 +15,7 @@ import {
   type SummaryStreamEvent,
   type TranslateSummaryInput,
 } from '@mbox/shared';
-import type { TranscriptTurn } from '../../ai/index.js';
+import { transcriptPage, type CitedTurn, type PagedTranscript } from '../../ai/index.js';
 import { AppError, invalidField } from '../../app-error.js';
 import {
   UNREADABLE_TEXT,
@@ -30,7 +30,7 @@ import { streamJob } from '../../stream-job.js';
 import { estimateTokens, meterGeneration, modelTier, serverEngine, type GenerationMeter } from '../ai-usage/service.js';
 import type { AuthUser } from '../auth/service.js';
 import { meetingNotFound } from '../meeting/service.js';
-import { readMeetingInPages } from '../meeting/whole-meeting.js';
+import { readMeetingInPages, readTranscriptInPages } from '../meeting/whole-meeting.js';
 import { enqueueWebhookEvent } from '../webhooks/events.js';
 import { webhookMeetingRef } from '../webhooks/service.js';
 import { callAi } from './ai-errors.js';
@@ -66,37 +66,43 @@ async function defaultSettings(deps: AppDeps, user: AuthUser): Promise<SummarySe
   return DEFAULT_SUMMARY_SETTINGS;
 }
 
-/**
- * The meeting's transcript in plain text, refused while the meeting is too small to summarise
- * (the shared rule of the summary list). `sealed`: some text is encrypted, so the summary must be.
- * Read a page at a time (readMeetingInPages): Prisma mapped a 20,000-line query's rows in one go on the
- * event loop and held it for seconds (docs/performance.md, "Offline summaries"); only what a summary
- * reads of each line is kept.
- */
-async function loadTranscript(
-  deps: AppDeps,
-  userId: string,
-  meetingId: string,
-): Promise<{ transcript: TranscriptTurn[]; sealed: boolean }> {
-  const { meet, pages } = await readMeetingInPages(deps, userId, meetingId);
-  const speakers: { user: string }[] = [];
-  const transcript: TranscriptTurn[] = [];
-  let sealed = meet.encrypted;
-  for await (const page of pages) {
-    for (const m of page) {
-      speakers.push({ user: m.user });
-      sealed ||= m.encrypted;
-      if (m.text !== UNREADABLE_TEXT && m.text.trim() !== '') transcript.push({ speaker: m.user, text: m.text, id: m.key, spokenAt: m.spokenAt });
-    }
-  }
-  if (!canSummarize(speakers)) throw new AppError('PRECONDITION_FAILED', SUMMARY_UNAVAILABLE_MESSAGE);
-  return { transcript, sealed };
+interface LoadedTranscript {
+  transcript: PagedTranscript;
+  /** Characters of its speakers and texts: the generation's token estimate. */
+  chars: number;
+  /** Some text is encrypted, so the summary must be. */
+  sealed: boolean;
 }
 
-/** The stored citations table: citation n is transcript line `citedLines[n - 1]` (docs/ai.md, "Citations"). */
-function citationsOf(transcript: readonly TranscriptTurn[], citedLines: readonly number[]): SummaryCitation[] {
-  return citedLines.flatMap((line, i) => {
-    const turn = transcript[line];
+/**
+ * The meeting's transcript in plain text, refused while the meeting is too small to summarise
+ * (the shared rule of the summary list). Read a page at a time, the event loop free between pages, each
+ * page kept as the bytes of the JSON text the database wrote (readTranscriptInPages): the pages move to
+ * the offline engine's worker thread, so 20,000 lines are neither parsed on the main thread nor copied
+ * to the worker (docs/performance.md, "Offline summaries").
+ */
+async function loadTranscript(deps: AppDeps, userId: string, meetingId: string): Promise<LoadedTranscript> {
+  // The meeting is the user's (NOT_FOUND otherwise); its own lines are read below, in the AI's shape.
+  const { meet } = await readMeetingInPages(deps, userId, meetingId);
+  const transcript: PagedTranscript = { pages: [] };
+  let lines = 0;
+  const speakers = new Set<string>();
+  let chars = 0;
+  let sealed = meet.encrypted;
+  for await (const page of readTranscriptInPages(deps, userId, meetingId)) {
+    lines += page.lines;
+    for (const speaker of page.speakers) speakers.add(speaker);
+    chars += page.chars;
+    sealed ||= page.encrypted;
+    transcript.pages.push(transcriptPage(page.rows));
+  }
+  if (!enoughToSummarize(lines, speakers.size)) throw new AppError('PRECONDITION_FAILED', SUMMARY_UNAVAILABLE_MESSAGE);
+  return { transcript, chars, sealed };
+}
+
+/** The stored citations table: citation n is the line `cited[n - 1]` (docs/ai.md, "Citations"). */
+function citationsOf(cited: readonly (CitedTurn | null)[]): SummaryCitation[] {
+  return cited.flatMap((turn, i) => {
     if (!turn?.id || turn.spokenAt === undefined) return [];
     return [{ n: i + 1, messageId: turn.id, spokenAt: turn.spokenAt, speaker: turn.speaker }];
   });
@@ -126,8 +132,7 @@ interface RunOptions {
  */
 async function generateAndStore(deps: AppDeps, user: AuthUser, target: Target, options: RunOptions = {}): Promise<SummaryDto> {
   const loaded = await loadTranscript(deps, user.id, target.meetingId);
-  const chars = loaded.transcript.reduce((n, turn) => n + turn.speaker.length + turn.text.length + 2, 0);
-  return meterGeneration(deps, user, { engine: serverEngine(deps), estimatedTokens: estimateTokens(chars) }, (meter) =>
+  return meterGeneration(deps, user, { engine: serverEngine(deps), estimatedTokens: estimateTokens(loaded.chars) }, (meter) =>
     writeSummary(deps, user, target, loaded, options, meter),
   );
 }
@@ -136,7 +141,7 @@ async function writeSummary(
   deps: AppDeps,
   user: AuthUser,
   target: Target,
-  { transcript, sealed }: { transcript: TranscriptTurn[]; sealed: boolean },
+  { transcript, sealed }: LoadedTranscript,
   options: RunOptions,
   meter: GenerationMeter,
 ): Promise<SummaryDto> {
@@ -170,7 +175,7 @@ async function writeSummary(
       text: key ? encryptText(key, generated.html, summaryContext(meetingId)) : generated.html,
       // Translations belong to the text they were made from.
       translations: {},
-      citations: citationsOf(transcript, generated.citedLines),
+      citations: citationsOf(generated.citedTurns),
       settings: { ...target.settings, model: generated.model, chunks: generated.chunks, variant: target.variant },
       encrypted: key !== null,
     };

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Summary, SummaryStreamEvent } from '@mbox/shared';
-import { loadQmsumMeeting } from '../../ai/eval/qmsum.js';
-import { OFFLINE_MODEL } from '../../ai/index.js';
+import type { Message, Summary, SummarySettings, SummaryStreamEvent } from '@mbox/shared';
+import { QMSUM_FIXTURE_MEETINGS, loadQmsumMeeting, toTranscript } from '../../ai/eval/qmsum.js';
+import { AiEngine, OFFLINE_MODEL } from '../../ai/index.js';
 import { startTestApp, type TestApp } from '../../test/app.js';
 import { makePremium, seedMeeting, type SeedLine } from '../../test/fixtures.js';
 
@@ -28,12 +28,14 @@ describe.each([
   let app: TestApp;
   let token: string;
   let meetKey: string;
+  let extensionToken: string;
   beforeAll(async () => {
     app = await startTestApp({}, { embeddedDatabase });
     token = await app.signIn('notes@example.com');
     await makePremium(app, 'notes@example.com');
     await app.deps.db.user.update({ where: { email: 'notes@example.com' }, data: { timezone: 'Europe/Berlin' } });
     ({ meetingKey: meetKey } = await seedMeeting(app, token, 'es2004a', es2004a));
+    extensionToken = (await app.rest<{ token: string }>('POST', '/v1/auth/extension-token', { token })).body.token;
   });
   afterAll(() => app.close());
 
@@ -74,6 +76,43 @@ describe.each([
       expect(words, depth).toBeGreaterThanOrEqual(90);
       expect(words, depth).toBeLessThanOrEqual(220);
     }
+  });
+
+  it('hands a meeting of several pages to the worker in pages: the notes and citations the engine writes from its turns', async () => {
+    // Three meetings one after the other, repeated to 2,400 lines: three pages of the database read, each
+    // transferred to the worker as bytes. Main topics cite a line of each topic, all through the meeting.
+    const three = QMSUM_FIXTURE_MEETINGS.flatMap((name) => toTranscript(loadQmsumMeeting(name))).filter((l) => l.text.trim());
+    const lines = Array.from({ length: 2400 }, (_, i) => three[i % three.length]!);
+    let meetingKey = '';
+    for (let from = 0; from < lines.length; from += 500) {
+      const r = await app.rest<{ meetingKey: string }>('POST', '/v1/transcript/lines', {
+        token: extensionToken,
+        body: {
+          meeting: { sessionId: 'paged', meetCode: 'abc-defg-hij', startedAt: STARTED },
+          lines: lines.slice(from, from + 500).map((l, k) => ({ captionId: `p${from + k}`, revision: 0, speaker: l.speaker, text: l.text, spokenAt: STARTED + (from + k) * 1000, final: true })),
+        },
+      });
+      expect(r.status).toBe(200);
+      meetingKey = r.body.meetingKey;
+    }
+    const stored = await app.rest<Summary>('POST', '/v1/prompts', { token, body: { meetKey: meetingKey, promptKey: 'topic' } });
+    expect(stored.status).toBe(200);
+    const { depth, minLength, maxLength } = (await app.deps.db.summary.findUniqueOrThrow({ where: { id: stored.body.docId } })).settings as SummarySettings;
+
+    const { messages } = (await app.rest<{ messages: Message[] }>('GET', `/v1/meeting/${meetingKey}`, { token })).body;
+    expect(messages).toHaveLength(lines.length);
+    const inline = await new AiEngine({ contextTokens: 16_000, concurrency: 1 }).generateSummary({
+      transcript: messages.map((m) => ({ speaker: m.user, text: m.text, id: m.key, spokenAt: m.spokenAt })),
+      promptKey: 'topic',
+      settings: { depth, minLength, maxLength },
+      timeZone: 'Europe/Berlin',
+      tier: 'advanced',
+    });
+    expect(stored.body.text).toBe(inline.html);
+    expect(inline.citedLines.some((line) => line >= 1000)).toBe(true); // cites beyond the first page
+    expect(stored.body.citations).toEqual(
+      inline.citedLines.map((line, i) => ({ n: i + 1, messageId: messages[line]!.key, spokenAt: messages[line]!.spokenAt, speaker: messages[line]!.user })),
+    );
   });
 
   it('streams the offline answer block by block', async () => {
