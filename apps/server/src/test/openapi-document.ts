@@ -142,7 +142,10 @@ export function fillPath(path: string, values: Record<string, string>): string {
   return path.replace(/\{([^}]+)\}/g, (_match, name: string) => encodeURIComponent(values[name] ?? ''));
 }
 
-/** A string matching simple patterns made of literals and [classes] with {n} counts. */
+/** What a one-character escape stands for in an example: `\w` a letter, `\d` a digit, `\.` a dot. */
+const ESCAPE_EXAMPLES: Record<string, string> = { w: 'a', d: '0', s: ' ' };
+
+/** A string matching simple patterns made of literals, escapes and [classes] with {n}, +, * or ? counts. */
 export function fromPattern(pattern: string): string {
   let out = '';
   const source = pattern.replace(/^\^/, '').replace(/\$$/, '');
@@ -150,10 +153,10 @@ export function fromPattern(pattern: string): string {
     let unit: string;
     if (source[i] === '[') {
       const end = source.indexOf(']', i);
-      unit = source[i + 1]!;
+      unit = source[i + 1] === '\\' ? (ESCAPE_EXAMPLES[source[i + 2]!] ?? source[i + 2]!) : source[i + 1]!;
       i = end + 1;
     } else if (source[i] === '\\') {
-      unit = source[i + 1]!;
+      unit = ESCAPE_EXAMPLES[source[i + 1]!] ?? source[i + 1]!;
       i += 2;
     } else {
       unit = source[i]!;
@@ -161,7 +164,7 @@ export function fromPattern(pattern: string): string {
     }
     const count = /^\{(\d+)(?:,\d*)?\}/.exec(source.slice(i));
     if (count) i += count[0].length;
-    else if (source[i] === '+') i += 1;
+    else if ('+*?'.includes(source[i] ?? '')) i += 1;
     out += unit.repeat(count ? Number(count[1]) : 1);
   }
   if (!new RegExp(pattern).test(out)) throw new Error(`openapi: cannot build an example of /${pattern}/; teach fromPattern`);

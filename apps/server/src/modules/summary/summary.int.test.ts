@@ -77,6 +77,7 @@ describe('summary list', () => {
         encrypted: false,
         promptKey: 'summary',
         customPrompt: '',
+        model: '',
         citations: [
           { n: 1, messageId: 'm1', spokenAt: 1000, speaker: 'Ana' },
           { n: 2, messageId: 'm2', spokenAt: 2000, speaker: 'Bo' },
@@ -91,6 +92,7 @@ describe('summary list', () => {
         encrypted: true,
         promptKey: 'custom',
         customPrompt: 'Who pays?',
+        model: '',
         citations: [],
       },
     ]);
