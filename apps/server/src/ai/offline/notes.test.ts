@@ -63,6 +63,38 @@ describe('notes, not quotes', () => {
     expect(cleanTurnText('put it in inside, as the theory says')).toBe('put it in inside, as the theory says');
   });
 
+  it('drops a marked false start up to the restart: a subject, the same first word again, or a new sentence', () => {
+    // Bmr026: two broken starts before the sentence that is said whole.
+    expect(cleanTurnText("So is that {disfmarker} Because there 's some people um {disfmarker} It would be cool if we could uh get that to work uh at {disfmarker} at SRI")).toBe(
+      'It would be cool if we could get that to work at SRI',
+    );
+    // ES2009b: "let's" said again.
+    expect(cleanTurnText("Um {disfmarker} And we 'll yeah tha let 's provisionally {disfmarker} let 's go for a touch screen one")).toBe(
+      "And let's go for a touch screen one",
+    );
+    // ES2004a: only the clause after the conjunction is broken; a capital opens a new sentence.
+    expect(cleanTurnText("It 's your best friend and your {disfmarker} you can talk to a dog")).toBe("It's your best friend and you can talk to a dog");
+    expect(cleanTurnText("That was quite good , the fact that you could {disfmarker} You didn't have six remote controls")).toBe(
+      "That was quite good. You didn't have six remote controls",
+    );
+  });
+
+  it.each([
+    // Cut-off words and their repairs (Bmr026, TS3010c).
+    ["The only oth thing other thing I was gonna add was that I talked briefly to Mari.", 'Professor B', 'The only other thing Professor B was going to add was that Professor B talked briefly to Mari.'],
+    ['We had littl this little demo meeting.', 'Professor B', 'The team had this little demo meeting.'],
+    ['It will be the advanced chip, or the regu or the regular chip.', 'Industrial Designer', 'It will be the advanced chip, or the regular chip.'],
+    // Clauses restarted with the same subject before they said anything (ES2009a, ES2009b, ES2006a).
+    ['I th I assume that can be done.', 'User Interface', 'User Interface assumes that can be done.'],
+    ["We'll tha let's go for a touch screen one with several submenus.", 'Project Manager', 'The team will go for a touch screen one with several submenus.'],
+    ['We can aim for we can think about all these little things.', 'Industrial Designer', 'The team can think about all these little things.'],
+    // A first clause that names something, or a conjunction, is no restart.
+    ['I told him I would send the slides.', 'Ann', 'Ann told him Ann would send the slides.'],
+    ['We can do it if we can get the funding.', 'Ann', 'The team can do it if the team can get the funding.'],
+  ])('false start out: %s', (sentence, speaker, note) => {
+    expect(writeNote(cleanTurnText(sentence), { speaker })).toBe(note);
+  });
+
   it('conjugates for a third-person subject', () => {
     expect(['think', 'go', 'try', 'fix', 'watch', 'have', 'play'].map(thirdPerson)).toEqual(['thinks', 'goes', 'tries', 'fixes', 'watches', 'has', 'plays']);
   });

@@ -1,5 +1,6 @@
+import { isKnownWord } from '../nlp.js';
 import { joinTokens, tagSentences, type Pos, type Token } from './nlp.js';
-import { isQuestion } from './text.js';
+import { isQuestion, STOPWORDS } from './text.js';
 
 /**
  * Notes, not quotes: a spoken sentence rewritten as a line of minutes. Hesitations, hedges and false
@@ -171,8 +172,93 @@ const DEBRIS_BEFORE_COMMA: ReadonlySet<Pos> = new Set(['DET', 'ADP', 'CCONJ', 'S
 /** Spoken contractions written out: "gonna" → "going to". */
 const SPOKEN: Record<string, [string, string]> = { gonna: ['going', 'go'], wanna: ['want', 'want'], gotta: ['have', 'have'] };
 
+/**
+ * A word cut off by its speaker ("littl", "regu", "th"): lower case, and either unknown to the English
+ * model's lexicon or two letters that are no function word.
+ */
+function isCutOff(t: Token): boolean {
+  if (t.pos === 'PROPN' || t.value !== t.normal || !/^\p{Ll}+$/u.test(t.value)) return false;
+  return !isKnownWord(t.normal) || (t.normal.length <= 2 && !STOPWORDS.has(t.normal) && t.normal !== 'a');
+}
+
+/** Most tokens between a cut-off word and the word it was the start of ("littl this little"). */
+const REPAIR_SPAN = 3;
+
+/**
+ * A cut-off word and what it was repaired by: "the regu or the regular chip" → "the regular chip" (the
+ * words before it said again), "the only oth thing other thing" → "the only other thing" (the words
+ * after it said again), "we had littl this little demo" → "we had this little demo".
+ */
+function dropRepairs(tokens: readonly Token[]): Token[] {
+  const out = [...tokens];
+  const same = (a: readonly Token[], b: readonly Token[]) => a.length === b.length && a.every((t, k) => t.normal === b[k]!.normal);
+  for (let p = 0; p < out.length; p++) {
+    const f = out[p]!;
+    if (!isCutOff(f)) continue;
+    let q = p + 1;
+    while (q < out.length && q <= p + REPAIR_SPAN && isWord(out[q]!) && !(out[q]!.normal.length > f.normal.length && out[q]!.normal.startsWith(f.normal))) q++;
+    if (q >= out.length || q > p + REPAIR_SPAN || !isWord(out[q]!)) continue;
+    const between = out.slice(p + 1, q);
+    const k = between.length;
+    if (k > 0 && p >= k && same(out.slice(p - k, p), between)) out.splice(p - k, k + 1);
+    else if (k > 0 && same(out.slice(q + 1, q + 1 + k), between)) out.splice(p, k + 1);
+    else out.splice(p, 1);
+    p = Math.max(-1, p - k - 1);
+  }
+  return out;
+}
+
+/** Subjects a spoken clause is restarted with ("let's" counts as "we"). */
+const RESTART_SUBJECTS = new Set(['i', 'we', 'you', 'they', 'he', 'she', 'it']);
+
+/** The subject of a clause opener at `i` and the opener's length in tokens (with its auxiliary), if one starts there. */
+function openerAt(tokens: readonly Token[], i: number): { subject: string; length: number } | undefined {
+  const t = tokens[i]!;
+  if (t.normal === 'let' && /^['’]s$/.test(tokens[i + 1]?.value ?? '')) return { subject: 'we', length: 2 };
+  // The tokenizer sometimes keeps a contraction whole ("I'm", "we'll").
+  const joined = /^(i|we|you|they)['’](?:ll|m|re|ve|d)$/.exec(t.normal);
+  if (joined) return { subject: joined[1]!, length: 1 };
+  if (t.pos !== 'PRON' || !RESTART_SUBJECTS.has(t.normal)) return undefined;
+  return { subject: t.normal, length: tokens[i + 1]?.pos === 'AUX' ? 2 : 1 };
+}
+
+/** Most tokens a clause gets before it is restarted. */
+const RESTART_SPAN = 6;
+
+/**
+ * Clauses broken off and restarted with the same subject before they reached anything they were
+ * about: "we will tha — let's go for a touch screen" → "let's go for a touch screen", "I th I assume" →
+ * "I assume", "we can aim for — we can think about…" → "we can think about…". A first attempt that
+ * names something ("I told him I would") or is joined by a conjunction ("we can if we can") stands.
+ */
+function dropRestarts(tokens: readonly Token[]): Token[] {
+  const out = [...tokens];
+  for (let i = 0; i < out.length; i++) {
+    const first = openerAt(out, i);
+    if (!first) continue;
+    for (let j = i + first.length; j < out.length && j <= i + first.length + RESTART_SPAN; j++) {
+      const t = out[j]!;
+      const again = openerAt(out, j);
+      if (again && again.subject === first.subject) {
+        const between = out.slice(i + first.length, j);
+        // Only cut-off words and adverbs between, or the same subject and auxiliary said again.
+        const bare = between.every((x) => isCutOff(x) || x.pos === 'ADV');
+        const sameOpener = first.length === 2 && again.length === 2 && out[i + 1]!.normal === out[j + 1]!.normal;
+        if (bare || sameOpener) out.splice(i, j - i);
+        break;
+      }
+      if (!isWord(t) || ['CCONJ', 'SCONJ', 'NOUN', 'PROPN', 'PRON', 'NUM', 'DET'].includes(t.pos) && !isCutOff(t)) break;
+    }
+  }
+  return out;
+}
+
 /** Hesitations (interjections), hedges, false starts and repeated words out; spoken contractions written out. */
 export function dropFillers(tokens: readonly Token[]): Token[] {
+  return dropRestarts(dropRepairs(dropHesitations(tokens)));
+}
+
+function dropHesitations(tokens: readonly Token[]): Token[] {
   const out: Token[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;

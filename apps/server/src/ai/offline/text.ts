@@ -77,14 +77,17 @@ export function stripLeadIn(sentence: string): string {
 }
 
 /** Subjects that open a restarted clause: "I've got {disfmarker} we had three videos". */
-const RESTART_SUBJECTS = new Set(['i', 'we', 'you', 'they', 'he', 'she', 'it', "i've", "we've", "we're", "i'm", "it's", "they're", "you've", "you're"]);
+const RESTART_SUBJECTS = new Set(['i', 'we', 'you', 'they', 'he', 'she', 'it', "i've", "we've", "we're", "i'm", "it's", "they're", "you've", "you're", "let's"]);
 /** Most words of a false start dropped before a restart. */
-const FALSE_START_WORDS = 4;
+const FALSE_START_WORDS = 6;
 
 /**
  * False starts before a marked interruption (AMI and ICSI mark them {disfmarker}): a short clause
- * broken off and restarted with a new subject loses its broken start ("I've got {disfmarker} we got
- * {disfmarker} we had three videos" → "we had three videos").
+ * broken off and restarted loses its broken start ("I've got {disfmarker} we got {disfmarker} we had
+ * three videos" → "we had three videos"). A restart opens with a subject, says the broken start's
+ * first word again ("let's provisionally {disfmarker} let's go for…"), or opens a new sentence, which
+ * transcribers write with a capital ("So is that {disfmarker} Because there's some people
+ * {disfmarker} It would be cool…" → "It would be cool…").
  */
 function dropFalseStarts(text: string): string {
   const pieces = text.split(/\s*\{disfmarker\}\s*/);
@@ -92,12 +95,18 @@ function dropFalseStarts(text: string): string {
   const out: string[] = [];
   for (let i = 0; i < pieces.length; i++) {
     const piece = pieces[i]!;
-    const next = pieces[i + 1];
-    const nextWord = next?.replace(FILLER_WORDS, ' ').trim().split(/\s+/)[0]?.toLowerCase().replace(/\s+'/, "'");
-    const tail = /(^|[.,;:!?]\s)([^.,;:!?]*)$/.exec(piece);
-    const tailWords = tail ? words(tail[2]!).length : 0;
-    if (next !== undefined && nextWord && RESTART_SUBJECTS.has(nextWord) && tail && tailWords > 0 && tailWords <= FALSE_START_WORDS) {
-      out.push(piece.slice(0, tail.index + tail[1]!.length));
+    const next = pieces[i + 1]?.replace(FILLER_WORDS, ' ').trim();
+    const nextWord = next ? words(next.replace(/\s+'/g, "'"))[0] : undefined;
+    const newSentence = nextWord !== undefined && /^\p{Lu}\p{Ll}/u.test(nextWord) && STOPWORDS.has(nextWord.toLowerCase());
+    // The broken clause starts after the last punctuation, or within a sentence that goes on after the
+    // last conjunction: "It's your best friend and your {disfmarker} you can…" keeps "and".
+    const tail = newSentence ? /(^|[.,;:!?]\s)([^.,;:!?]*)$/.exec(piece) : /(^|[.,;:!?]\s|\b(?:and|but|or|so|because)\s)((?:(?!\b(?:and|but|or|so|because)\s)[^.,;:!?])*)$/i.exec(piece);
+    const tailWords = tail ? words(tail[2]!.replace(FILLER_WORDS, ' ').replace(/\s+'/g, "'")) : [];
+    const restart = nextWord !== undefined && (newSentence || RESTART_SUBJECTS.has(nextWord.toLowerCase()) || nextWord.toLowerCase() === tailWords[0]?.toLowerCase());
+    if (restart && tail && tailWords.length > 0 && tailWords.length <= FALSE_START_WORDS) {
+      const kept = piece.slice(0, tail.index + tail[1]!.length);
+      // "That was quite good, the fact that you could {disfmarker} You didn't have…": the new sentence starts after a full stop.
+      out.push(newSentence ? kept.replace(/\s*,\s*$/, '. ') : kept);
     } else out.push(piece);
   }
   return out.join(' ');
