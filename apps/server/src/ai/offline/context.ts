@@ -5,7 +5,7 @@ import { isInformative, type Analysis } from './analysis.js';
 import { type MeetingClock } from './dates.js';
 import { shortName, writeNote } from './notes.js';
 import { keyPhrases } from './rank.js';
-import { type Candidate } from './select.js';
+import { chronological, fitToMax, pickNotes, type Candidate } from './select.js';
 import { joinNames, wordCount, type Sentence } from './text.js';
 
 /** Everything a prompt type reads: the analysed meeting and the request's options. */
@@ -69,4 +69,19 @@ export function overviewSentence(c: Context): string {
 
 export function emptyAnswer(): Minutes {
   return { blocks: [paragraph({ text: 'The transcript has no usable text to summarise yet.', lines: [] })] };
+}
+
+/** The best distinct candidates of a list prompt as notes in spoken order, within the length settings; `empty` when none. */
+export function listOfNotes(c: Context, pool: readonly Candidate[], write: (s: Sentence) => MinutesItem | undefined, empty: string): Minutes {
+  const notes = pickNotes(pool, {
+    minWords: Number.POSITIVE_INFINITY,
+    maxWords: c.budget.maxWords,
+    maxItems: c.budget.maxItems,
+    lambda: 0.85,
+    redundancy: 0.4,
+    variant: c.variant,
+    write: (cand) => write(cand.sentence),
+  }).sort(chronological);
+  if (notes.length === 0) return { blocks: [paragraph({ text: empty, lines: [] })] };
+  return fitToMax(notes, (kept) => ({ blocks: [list(kept)] }), c.budget.maxWords);
 }

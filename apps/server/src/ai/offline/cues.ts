@@ -1,8 +1,16 @@
 /** Cue phrases (weight ≈ how strongly a phrase signals the item) for each list-shaped prompt. */
 export type Cue = readonly [RegExp, number];
 
+/** A decision said as such: "we decided", "they've agreed", "it was settled". */
+export const DECIDED = /\b(?:we(?:'ve| have)?|they(?:'ve| have)?|it was|committee) (?:decided|agreed|settled|concluded|chose|chosen)\b/i;
+
+/** A choice stated as made: "we're going with a simple battery", "hand dynamos are definitely out", "curved is the way to go". */
+export const SETTLED =
+  /\b(?:we(?:'re| are) going (?:with|for)|we(?:'ve| have) (?:basically |now )?(?:worked out|settled on|gone (?:with|for))|(?:is|are) (?:definitely |totally |completely )?out\b(?! of)|(?:is|are) the way to go|final decision)\b/i;
+
 export const DECISION_CUES: readonly Cue[] = [
-  [/\b(?:we(?:'ve| have)?|they(?:'ve| have)?|it was|committee) (?:decided|agreed|settled|concluded|chose|chosen)\b/i, 3],
+  [DECIDED, 3],
+  [SETTLED, 3],
   [/\b(?:decision|decided|agreed|agreement|consensus|approved?|resolved)\b/i, 2],
   [/\blet's (?:go|use|have|do|make|stick|keep|say|put|take|choose|settle)\b/i, 2],
   [/\bwe(?:'ll| will| are going to|'re going to|'re gonna) (?:go (?:for|with)|use|have|stick|keep|make|choose|do)\b/i, 2],
@@ -52,7 +60,8 @@ export const GOAL_CUES: readonly Cue[] = [
 ];
 
 /** Replies that accept a proposal: a proposal followed by one reads as a decision. */
-export const AGREEMENT = /^(?:yes|yeah|yep|okay|ok|agreed|sure|definitely|absolutely|exactly|sounds good|that's fine|fine|good|great|right|i agree)\b/i;
+export const AGREEMENT =
+  /^(?:yes|yeah|yep|okay|ok|agreed|sure|definitely|absolutely|exactly|probably|i think so|sounds (?:good|great|fine)|that's fine|fine|good|great|right|i agree|why not|of course|fair enough|let's do (?:that|it)|(?:that's |that is |it's )?(?:a |an )?(?:good|great|nice|excellent) idea)\b/i;
 
 /** Replies that show a question got no real answer. */
 export const NON_ANSWER = /\b(?:don't know|do not know|no idea|not sure|can't say|cannot say|we'll see|good question|depends|haven't)\b/i;
@@ -71,13 +80,18 @@ export const OPINION_CUES: readonly Cue[] = [
   [/\b(?:better|worse|best|prefer(?:able)?|important|essential|too (?:expensive|complicated|big|small))\b/i, 1],
 ];
 
-/** A proposal: what someone suggests the meeting do or choose ("what about…", "we could…", "it can be…"). */
-export const PROPOSAL_CUES: readonly Cue[] = [
+/**
+ * A proposal and who it is for: what someone suggests the meeting do or choose ("what about…", "we
+ * could…", "it can still be…"). "It would be…" and "it could be…" suppose or describe rather than propose.
+ */
+export const PROPOSALS: readonly Cue[] = [
   [/\b(?:what|how) about\b|\bwhy don't we\b|\bshall we\b|\blet's\b/i, 2],
   [/\bwe (?:should|could|can|might|will|'ll|need to)\b|\bI (?:suggest|propose|recommend|would go for|'d go for)\b/i, 1.5],
-  [/\b(?:it|this|that) (?:can|could|should|will|would|'ll) (?:still |just |also )?be\b|\bmaybe (?:we|have|use)\b/i, 1],
-  [/\b(?:go (?:for|with)|settle (?:on|for)|stick with|opt for|instead of)\b/i, 1],
+  [/\b(?:it|this|that)(?: also| still| just)? (?:(?:can|will|'ll) (?:still |just |also )?be|(?:should|has to|must|needs to) (?:still |just |also )?\w+)\b|\bmaybe (?:we|have|use|get|go)\b/i, 1],
 ];
+
+/** Proposals, and the words of choosing that make one stronger ("go with", "instead of"). */
+export const PROPOSAL_CUES: readonly Cue[] = [...PROPOSALS, [/\b(?:go (?:for|with)|settle (?:on|for)|stick with|opt for|instead of)\b/i, 1]];
 
 /** A reply that turns a proposal down, puts it in doubt or only thanks the speaker ("Okay, thank you."). */
 export const NOT_ACCEPTING = /\b(?:but|disagree|don't think|do not think|not sure|no way|rather not|too expensive|thanks?)\b/i;

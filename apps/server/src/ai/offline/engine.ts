@@ -6,14 +6,14 @@ import { renderMinutes, type CitedHtml, type Minutes, type MinutesBlock, type Mi
 import type { TranscriptTurn } from '../types.js';
 import { readAction } from './actions.js';
 import { analyse, isInformative, type Analysis } from './analysis.js';
-import { ACTION_CUES, AGREEMENT, DECISION_CUES, NOT_ACCEPTING, GOAL_CUES, ISSUE_CUES, MISSING_CUES, NEXT_CUES, NON_ANSWER, PROPOSAL_CUES, cueScore, type Cue } from './cues.js';
-import { joinTokens, tagSentences } from './nlp.js';
-import { clauseWithEntity, shortName, writeNote } from './notes.js';
+import { ACTION_CUES, AGREEMENT, NOT_ACCEPTING, GOAL_CUES, ISSUE_CUES, MISSING_CUES, NEXT_CUES, NON_ANSWER, cueScore, type Cue } from './cues.js';
+import { decisions } from './decisions.js';
+import { shortName } from './notes.js';
 import { centroid, cosine, normalise } from './rank.js';
-import { chronological, fitToMax, minutesWords, pickNotes, type Candidate } from './select.js';
+import { minutesWords, type Candidate } from './select.js';
 import { contentTerms, joinNames, wordCount, type Sentence } from './text.js';
-import { capitaliseFirst, emptyAnswer, list, noteOf, overviewSentence, paragraph, plainItem, speakersPhrase, type Context } from './context.js';
-import { segments, statement, summaryForDepth } from './summaries.js';
+import { emptyAnswer, list, listOfNotes, noteOf, overviewSentence, paragraph, plainItem, speakersPhrase, type Context } from './context.js';
+import { segments, summaryForDepth } from './summaries.js';
 
 /** The AFINN word list behind the sentiment reading loads with the first summary, not at start-up. */
 const sentiment = lazyRequire<typeof Sentiment>('sentiment');
@@ -66,141 +66,6 @@ function extractByCues(c: Context, options: CueOptions): Minutes {
     pool.push({ sentence: s, score: cue * (0.25 + a.centrality[s.id]! + closeness), vector: a.vectors[s.id]! });
   }
   return listOfNotes(c, pool, (sentence) => (options.write ? options.write(sentence) : plainItem(c, sentence)), options.empty);
-}
-
-/** The best distinct candidates of a list prompt as notes in spoken order, within the length settings; `empty` when none. */
-function listOfNotes(c: Context, pool: readonly Candidate[], write: (s: Sentence) => MinutesItem | undefined, empty: string): Minutes {
-  const notes = pickNotes(pool, {
-    minWords: Number.POSITIVE_INFINITY,
-    maxWords: c.budget.maxWords,
-    maxItems: c.budget.maxItems,
-    lambda: 0.85,
-    redundancy: 0.4,
-    variant: c.variant,
-    write: (cand) => write(cand.sentence),
-  }).sort(chronological);
-  if (notes.length === 0) return { blocks: [paragraph({ text: empty, lines: [] })] };
-  return fitToMax(notes, (kept) => ({ blocks: [list(kept)] }), c.budget.maxWords);
-}
-
-/** Nouns of a target or an amount agreed on: "a selling price at twenty five Euros". */
-const TARGET_TERMS: ReadonlySet<string> = new Set(
-  contentTerms('price cost costs budget target aim profit margin deadline fee salary funding spending amount'),
-);
-/** Entities that state an amount (wink-nlp's entity types). */
-const AMOUNT_ENTITIES: ReadonlySet<string> = new Set(['MONEY', 'PERCENT', 'CARDINAL']);
-
-/** Whether a sentence states a target or an amount: a target noun and a number, money or percentage entity. */
-function statesAmount(s: Sentence): boolean {
-  if (s.question || !s.terms.some((t) => TARGET_TERMS.has(t))) return false;
-  return tagSentences(s.text).some((t) => t.tokens.some((k) => k.entity !== undefined && AMOUNT_ENTITIES.has(k.entity)));
-}
-
-/**
- * Closeness to the meeting's centroid below which a sentence is an aside (the ice-breaker's "a dog can
- * be your best friend"): half the median closeness of the informative sentences.
- */
-function asideBelow(a: Analysis): number {
-  const values = a.sentences.filter(isInformative).map((s) => cosine(a.vectors[s.id]!, a.meetingCentroid)).sort((x, y) => x - y);
-  // A short meeting has no centre to stray from.
-  if (values.length < ASIDE_MIN_SENTENCES) return 0;
-  return 0.5 * values[Math.floor(values.length / 2)]!;
-}
-
-/** Informative sentences a meeting needs before its asides can be told from its subject. */
-const ASIDE_MIN_SENTENCES = 20;
-
-/** Turns a reply is looked for in after a proposal. */
-const REPLY_TURNS = 4;
-
-/**
- * Who accepted a proposal: the others who answer it with agreement ("Yeah.", "Right, with menus")
- * before anyone says anything else, the proposer's own short follow-ups aside (backchannel such as
- * "Mm-hmm" is no turn once cleaned). Undefined when someone objects or the talk moves on first.
- */
-function acceptedBy(a: Analysis, s: Sentence): { speakers: string[]; lines: number[] } | undefined {
-  // The proposal ends its speaker's turn or nearly: what follows it in the turn would be a new point.
-  const laterInTurn = a.sentences.filter((x) => x.turn === s.turn && x.id > s.id).length;
-  if (laterInTurn > 2) return undefined;
-  const speakers: string[] = [];
-  const lines: number[] = [];
-  for (let k = s.turn + 1; k < Math.min(a.turns.length, s.turn + 1 + REPLY_TURNS); k++) {
-    const t = a.turns[k]!;
-    const words = wordCount(t.text);
-    if (t.speaker === s.speaker) {
-      if (words > 25) break;
-      continue;
-    }
-    const opening = t.text.split(/(?<=[.!?])\s/)[0] ?? '';
-    if (AGREEMENT.test(t.text.trim()) && !NOT_ACCEPTING.test(opening)) {
-      if (!speakers.includes(t.speaker)) speakers.push(t.speaker);
-      lines.push(t.line);
-    } else break;
-  }
-  return speakers.length > 0 ? { speakers, lines } : undefined;
-}
-
-/** "What about a dual function?" → "a dual function": the thing a question proposes, or undefined. */
-function proposedInQuestion(c: Context, s: Sentence): string | undefined {
-  const tokens = tagSentences(s.text)[0]?.tokens ?? [];
-  const at = tokens.findIndex((t, i) => ['what', 'how'].includes(t.normal) && tokens[i + 1]?.normal === 'about');
-  if (at < 0) return undefined;
-  const note = writeNote(joinTokens(tokens.slice(at + 2)).replace(/\?$/, ''), { speaker: c.document ? undefined : s.speaker });
-  return wordCount(note) >= 2 ? note.replace(/[.!?]$/, '') : undefined;
-}
-
-/** The speaker's next statement after a sentence, in their turn or their next one: what a proposal says in detail. */
-function elaboration(a: Analysis, s: Sentence): Sentence | undefined {
-  return a.sentences.slice(s.id + 1, s.id + 6).find((x) => x.speaker === s.speaker && x.turn <= s.turn + 2 && statement(x));
-}
-
-/**
- * Key decisions: proposals the others accept, decisions said as such ("we decided…") and targets or
- * amounts set ("a selling price of 25 euros"), each with who decided; never a question left open
- * nor chit-chat (far from what the meeting is about, it ranks low).
- */
-function decisions(c: Context): Minutes {
-  const { a } = c;
-  const pool: Candidate[] = [];
-  const accepted = new Map<number, { speakers: string[]; lines: number[] }>();
-  const amounts = new Set<number>();
-  const aside = asideBelow(a);
-  for (const s of a.sentences) {
-    if (s.words < 4 || s.terms.length < 2) continue;
-    // A proposal asked as a question ("What about a dual function?") says what it is about in its detail.
-    const detail = s.question ? elaboration(a, s) : undefined;
-    const closeness = Math.max(cosine(a.vectors[s.id]!, a.meetingCentroid), detail ? cosine(a.vectors[detail.id]!, a.meetingCentroid) : 0);
-    if (closeness < aside) continue;
-    const explicit = !s.question && cueScore(s.text, DECISION_CUES) >= 3 ? 3 : 0;
-    const proposal = cueScore(s.text, PROPOSAL_CUES);
-    const agreed = proposal > 0 && (!s.question || proposedInQuestion(c, s)) ? acceptedBy(a, s) : undefined;
-    if (agreed) accepted.set(s.id, agreed);
-    const amount = statesAmount(s) ? 2 : 0;
-    if (amount) amounts.add(s.id);
-    const weight = Math.max(explicit, agreed ? 1.5 + proposal / 2 + 0.5 * agreed.speakers.length : 0, amount);
-    // A regeneration also admits proposals nobody answered, so it can show another selection.
-    const fallback = c.variant > 0 && !s.question ? cueScore(s.text, DECISION_CUES) / 2 : 0;
-    const cue = Math.max(weight, fallback);
-    if (cue <= 0) continue;
-    pool.push({ sentence: s, score: cue * (0.25 + a.centrality[s.id]! + closeness), vector: a.vectors[s.id]! });
-  }
-  const write = (s: Sentence): MinutesItem | undefined => {
-    const agreed = accepted.get(s.id);
-    const lead = c.document ? undefined : agreed ? `${s.speaker}, agreed by ${joinNames(agreed.speakers)}` : s.speaker;
-    const replyLines = agreed?.lines ?? [];
-    if (s.question) {
-      const proposed = proposedInQuestion(c, s);
-      if (!proposed) return undefined;
-      const detail = elaboration(a, s);
-      const detailNote = detail ? noteOf(c, detail) : '';
-      const text = detailNote ? `${capitaliseFirst(proposed)}: ${detailNote.charAt(0).toLowerCase()}${detailNote.slice(1)}` : `${capitaliseFirst(proposed)}.`;
-      return { lead, text, lines: [s.line, ...(detail ? [detail.line] : []), ...replyLines] };
-    }
-    const item = plainItem(c, s, replyLines);
-    // An amount is the point of its sentence: what follows its clause ("…, which I don't know in pounds") is not.
-    return item && { ...item, lead, text: amounts.has(s.id) && !agreed ? clauseWithEntity(item.text, AMOUNT_ENTITIES) : item.text };
-  };
-  return listOfNotes(c, pool, write, 'No explicit decision was recorded in this meeting.');
 }
 
 /** Action items: owner (who commits, or who is asked), task, due date; chit-chat has no task and is left out. */

@@ -1,6 +1,6 @@
 import { isKnownWord } from '../nlp.js';
 import { joinTokens, tagSentences, type Pos, type Token } from './nlp.js';
-import { isQuestion, STOPWORDS } from './text.js';
+import { isQuestion, STOPWORDS, TAG_QUESTIONS } from './text.js';
 
 /**
  * Notes, not quotes: a spoken sentence rewritten as a line of minutes. Hesitations, hedges and false
@@ -211,6 +211,9 @@ function dropRepairs(tokens: readonly Token[]): Token[] {
 /** Subjects a spoken clause is restarted with ("let's" counts as "we"). */
 const RESTART_SUBJECTS = new Set(['i', 'we', 'you', 'they', 'he', 'she', 'it']);
 
+/** Pronouns that can only be subjects. */
+const NOMINATIVE = new Set(['i', 'we', 'they', 'he', 'she']);
+
 /** The subject of a clause opener at `i` and the opener's length in tokens (with its auxiliary), if one starts there. */
 function openerAt(tokens: readonly Token[], i: number): { subject: string; length: number } | undefined {
   const t = tokens[i]!;
@@ -236,6 +239,13 @@ function dropRestarts(tokens: readonly Token[]): Token[] {
   for (let i = 0; i < out.length; i++) {
     const first = openerAt(out, i);
     if (!first) continue;
+    // Two subjects in a row ("i we thought"): the first was dropped for the second ("you" and "it" may be objects: "thank you I…").
+    const second = first.length === 1 && NOMINATIVE.has(out[i]!.normal) && i + 1 < out.length ? openerAt(out, i + 1) : undefined;
+    if (second && out[i]!.normal !== out[i + 1]!.normal) {
+      out.splice(i, 1);
+      i--;
+      continue;
+    }
     for (let j = i + first.length; j < out.length && j <= i + first.length + RESTART_SPAN; j++) {
       const t = out[j]!;
       const again = openerAt(out, j);
@@ -431,6 +441,16 @@ function finish(text: string, question: boolean): string {
   return out;
 }
 
+/** A statement closed by a tag question is the statement: "hand dynamos are definitely out, right?" → "…out?" (then a full stop). */
+function dropTag(tokens: readonly Token[]): Token[] {
+  const end = tokens[tokens.length - 1]?.value === '?' ? tokens.length - 1 : tokens.length;
+  for (const tag of TAG_QUESTIONS) {
+    const at = end - tag.length;
+    if (at > 1 && tokens[at - 1]!.value === ',' && tag.every((w, k) => tokens[at + k]!.normal === w)) return [...tokens.slice(0, at - 1), ...tokens.slice(end)];
+  }
+  return [...tokens];
+}
+
 /**
  * A note from tagged tokens; empty when the sentence is too long and has no clause boundary to cut
  * at (a note never stops mid-clause).
@@ -440,7 +460,7 @@ export function noteFromTokens(tokens: readonly Token[], options: NoteOptions = 
     tokens.map((t) => t.value),
     tokens.map((t) => t.pos),
   );
-  let out = dropClosingVocative(dropOpeners(dropFillers(tokens)));
+  let out = dropClosingVocative(dropOpeners(dropFillers(dropTag(tokens))));
   // A statement closed by a tag ("…plastic, you know?") is written with a full stop, a question
   // whose mark the captions lost with a question mark.
   const mark = out[out.length - 1];
@@ -465,6 +485,12 @@ export function clauseWithEntity(note: string, types: ReadonlySet<string>): stri
   while (end < tokens.length && !(tokens[end]!.entity === undefined && clauseBoundary(tokens, end))) end++;
   if (end >= tokens.length) return note;
   return finish(joinTokens(trimEnd(tokens.slice(0, end))), false);
+}
+
+/** Where the clause holding token `at` starts, and the boundary that opened it ("if", "but", a comma) when there is one. */
+export function clauseAt(tokens: readonly Token[], at: number): { start: number; opener?: Token } {
+  for (let i = at - 1; i >= 0; i--) if (clauseBoundary(tokens, i)) return { start: i + 1, opener: tokens[i] };
+  return { start: 0 };
 }
 
 /** A note from a sentence of text ('' when it cannot be cut short: see noteFromTokens). */

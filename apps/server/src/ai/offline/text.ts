@@ -2,8 +2,8 @@ import { stemmer } from 'stemmer';
 import type { TranscriptTurn } from '../types.js';
 import { posSentences, type Pos } from './nlp.js';
 
-/** Transcript annotations such as {vocalsound}, {disfmarker}, {gap} (AMI) or [inaudible]. */
-const MARKERS = /\{[^{}]*\}|\[(?:inaudible|crosstalk|laughter|music|noise|silence)[^\]]*\]/gi;
+/** Transcript annotations such as {vocalsound}, {disfmarker}, {gap} (AMI), @@ (ICSI: unintelligible) or [inaudible]. */
+const MARKERS = /\{[^{}]*\}|\[(?:inaudible|crosstalk|laughter|music|noise|silence)[^\]]*\]|@ ?@/gi;
 
 /** Hesitations that carry no meaning in a written summary. */
 const FILLER_WORDS = /\b(?:um+|umm+|uh+|uhm+|uh-huh|erm+|er|ah+|hmm+|hm+|mm+|mm-hmm|mhm+|eh)\b[,.]?/gi;
@@ -81,6 +81,15 @@ const RESTART_SUBJECTS = new Set(['i', 'we', 'you', 'they', 'he', 'she', 'it', "
 /** Most words of a false start dropped before a restart. */
 const FALSE_START_WORDS = 6;
 
+/** Most words before a marked interruption that its repair may say again. */
+const REPAIR_WORDS = 3;
+
+/** Where `word` starts among the last `n` words of `text` (the last such place), or -1. */
+function lastWordsIndex(text: string, word: string, n: number): number {
+  const found = [...text.matchAll(/[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu)].slice(-n).filter((m) => m[0].toLowerCase() === word.toLowerCase());
+  return found.length > 0 ? found[found.length - 1]!.index : -1;
+}
+
 /**
  * False starts before a marked interruption (AMI and ICSI mark them {disfmarker}): a short clause
  * broken off and restarted loses its broken start ("I've got {disfmarker} we got {disfmarker} we had
@@ -103,7 +112,11 @@ function dropFalseStarts(text: string): string {
     const tail = newSentence ? /(^|[.,;:!?]\s)([^.,;:!?]*)$/.exec(piece) : /(^|[.,;:!?]\s|\b(?:and|but|or|so|because)\s)((?:(?!\b(?:and|but|or|so|because)\s)[^.,;:!?])*)$/i.exec(piece);
     const tailWords = tail ? words(tail[2]!.replace(FILLER_WORDS, ' ').replace(/\s+'/g, "'")) : [];
     const restart = nextWord !== undefined && (newSentence || RESTART_SUBJECTS.has(nextWord.toLowerCase()) || nextWord.toLowerCase() === tailWords[0]?.toLowerCase());
-    if (restart && tail && tailWords.length > 0 && tailWords.length <= FALSE_START_WORDS) {
+    // "some disks in the {disfmarker} in that back room": the repair says again a word just before the break.
+    const repeated = nextWord === undefined ? -1 : lastWordsIndex(piece, nextWord, REPAIR_WORDS);
+    if (!restart && repeated >= 0) {
+      out.push(piece.slice(0, repeated));
+    } else if (restart && tail && tailWords.length > 0 && tailWords.length <= FALSE_START_WORDS) {
       const kept = piece.slice(0, tail.index + tail[1]!.length);
       // "That was quite good, the fact that you could {disfmarker} You didn't have…": the new sentence starts after a full stop.
       out.push(newSentence ? kept.replace(/\s*,\s*$/, '. ') : kept);
@@ -222,7 +235,7 @@ export function nounPhrases(values: readonly string[], pos: readonly Pos[]): str
 }
 
 /** Tags that end a statement with a question mark without asking anything: "…plastic, you know?" */
-const TAG_QUESTIONS: readonly (readonly string[])[] = [['you', 'know'], ['right'], ['okay'], ['yeah'], ['eh']];
+export const TAG_QUESTIONS: readonly (readonly string[])[] = [['you', 'know'], ['right'], ['okay'], ['yeah'], ['eh']];
 
 /** Auxiliaries that open a yes/no question when a pronoun or name follows: "does she…", "can we…". */
 const QUESTION_AUX = new Set(['do', 'does', 'did', 'is', 'are', 'was', 'were', 'can', 'could', 'would', 'will', 'shall', 'should', 'have', 'has']);
