@@ -45,6 +45,58 @@ describe('action items read from a sentence', () => {
     expect(readAction("Okay, so let's break it up there.", 'Ann', people, clock)).toBeUndefined();
   });
 
+  it('the meeting\'s own routine is no task (Bmr026, IS1006d, ES2006b)', () => {
+    expect(readAction("Let's read digits and go.", 'Grad A', people, clock)).toBeUndefined();
+    expect(readAction("We're all going to list all the criterion.", 'Marketing', people, clock)).toBeUndefined();
+    expect(readAction("So let's vote.", 'Marketing', people, clock)).toBeUndefined();
+    expect(readAction("I'm going to go to that next slide.", 'Marketing', people, clock)).toBeUndefined();
+    expect(readAction('I will act as secretary for this meeting and take minutes.', 'Project Manager', people, clock)).toBeUndefined();
+  });
+
+  it('what "you" generally have to do and what is only supposed are no task (Bmr026)', () => {
+    expect(readAction('And so you have to multiply everything by two or three.', 'PhD D', people, clock)).toBeUndefined();
+    expect(readAction('It would be cool if we could get that to work at SRI.', 'PhD D', people, clock)).toBeUndefined();
+  });
+
+  it('the team\'s work after the meeting is a task: a deliverable, a date, "later", or leaving to do it (Bmr026, ES2009a)', () => {
+    expect(readAction("Let's chat about it with Liz and Jane when we get a chance, see what they think.", 'Professor B', people, clock)).toMatchObject({
+      owner: 'Team',
+      task: 'Chat about it with Liz and Jane when the team gets a chance, see what they think',
+    });
+    expect(readAction("We'll have to come up with a name.", 'Industrial Designer', people, clock)).toMatchObject({ owner: 'Team', task: 'Come up with a name' });
+    // Speech to someone who is not listening is work.
+    expect(readAction("Let's ask people who are users of remote controls how they feel about them.", 'Marketing', people, clock)).toMatchObject({
+      task: 'Ask people who are users of remote controls how they feel about them',
+    });
+  });
+
+  it('the task of "what I\'ll do is…" and "I\'m going to try to…" is what follows (Bro011, Bmr012)', () => {
+    expect(readAction("The next experiment I'm gonna try is to create models that seem to be more matched to my guess.", 'PhD B', people, clock)).toMatchObject({
+      owner: 'PhD B',
+      task: "Create models that seem to be more matched to PhD B's guess",
+    });
+    expect(readAction("What I'm gonna try to do is use echo cancellation to handle the periods where you have overlapping talk.", 'Grad J', people, clock)).toMatchObject({
+      task: 'Use echo cancellation to handle the periods where you have overlapping talk',
+    });
+  });
+
+  it('work suggested is read only when asked for, unassigned; "could" marks it tentative (IS1006b, Bmr012)', () => {
+    expect(readAction('I think we should aim at the young people.', 'Marketing', people, clock)).toBeUndefined();
+    expect(readAction('I think we should aim at the young people.', 'Marketing', people, clock, { suggested: true })).toEqual({
+      owner: 'Unassigned',
+      task: 'Aim at the young people',
+      due: undefined,
+      addressed: false,
+    });
+    expect(readAction('Could we carry out some research on how many people need to go to channel twenty five?', 'Marketing', people, clock, { suggested: true })).toMatchObject({
+      owner: 'Unassigned',
+      task: 'Carry out some research on how many people need to go to channel twenty five',
+      tentative: true,
+    });
+    // Commitments are read as commitments, not as suggestions.
+    expect(readAction("I'll send the slides.", 'Ann', people, clock, { suggested: true })).toBeUndefined();
+  });
+
   it('"now" is no due date, and a meeting without a date gives none', () => {
     expect(readAction('I will send the slides now.', 'Ann', people, clock)?.due).toBeUndefined();
     expect(readAction('I will send the slides by Friday.', 'Ann', people, {})?.due).toBeUndefined();

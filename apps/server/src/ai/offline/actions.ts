@@ -1,6 +1,6 @@
 import { dueDate, type MeetingClock } from './dates.js';
 import { joinTokens, tagSentences, type Token } from './nlp.js';
-import { attribute, dropFillers, shorten, NOTE_WORDS } from './notes.js';
+import { attribute, clauseAt, dropFillers, shorten, NOTE_WORDS } from './notes.js';
 
 /**
  * An action item read from one sentence: who does what, by when. A commitment ("I'll send…") is the
@@ -15,6 +15,8 @@ export interface ActionItem {
   due?: string;
   /** Owner is the next speaker (who was asked). */
   addressed: boolean;
+  /** Work suggested only as possible ("we could…", "could we…?"), not as needed ("we should…"). */
+  tentative?: boolean;
 }
 
 /** Verbs of talking and thinking: "I'll tell you…", "I'm going to say…" announce speech, not a task. */
@@ -22,12 +24,54 @@ const NOT_TASKS = new Set([
   'say', 'tell', 'think', 'know', 'mean', 'guess', 'suppose', 'see', 'like', 'love', 'be', 'have', 'want', 'wonder',
   'remember', 'imagine', 'believe', 'hope', 'feel', 'talk', 'ask', 'agree', 'go', 'get', 'try', 'let', 'start', 'draw',
   'stop', 'leave', 'come', 'bet', 'admit', 'answer', 'put', 'keep', 'play', 'laugh', 'mention', 'show', 'give', 'take',
-  // The meeting's own procedure: "let's break it up there", "we'll move on".
-  'break', 'wrap', 'move', 'finish', 'continue', 'begin', 'work', 'explain', 'recap', 'need', 'hurry',
+  // The meeting's own procedure: "let's break it up there", "we'll move on", "we'll vote", "let's list all the criteria".
+  'break', 'wrap', 'move', 'finish', 'continue', 'begin', 'work', 'explain', 'recap', 'need', 'hurry', 'vote', 'list', 'save',
+  'restore', 'repeat', 'indicate', 'address', 'remind', 'propose', 'recommend', 'discuss', 'present', 'describe', 'speak',
+  // Supposing and feeling: "let's assume…", "you'd hate…".
+  'assume', 'pretend', 'conclude', 'hypothesize', 'expect', 'hate', 'worry', 'hear', 'wait', 'sit', 'end',
+  // Handing over and figures of speech: "I'll turn over to…", "I'll allow Sarah to take over", "throw my cards on the table".
+  'turn', 'allow', 'attempt', 'throw', 'rub',
+  // What a speaker does by saying it: "I'd like to commend the province", "I'll highlight the work of…".
+  'commend', 'highlight', 'thank', 'congratulate', 'acknowledge', 'stress', 'emphasise', 'emphasize', 'reiterate', 'welcome',
+  // Understanding is no deliverable: "we need to understand the vision".
+  'understand', 'learn', 'realise', 'realize', 'recognise', 'recognize', 'accept',
 ]);
 
-/** Modals that only say someone is able or might ("you can work out…", "I could…"): no commitment from "you". */
+/**
+ * Things of the meeting room and its routine: a task about them is done there and then ("let's read
+ * digits and go", "change the line width on the whiteboard").
+ */
+const ROUTINE = new Set(['digit', 'digits', 'whiteboard', 'desktop', 'laptop', 'pen', 'agenda', 'screensaver', 'minutes', 'secretary']);
+
+/** Words that put a task in the meeting itself: "now", "here", "in a second", "in this meeting". */
+function duringMeeting(tokens: readonly Token[]): boolean {
+  return tokens.some(
+    (t, i) => t.normal === 'now' || t.normal === 'here' || (t.normal === 'second' && tokens[i - 1]?.normal === 'a') || (t.normal === 'meeting' && ['this', 'particular'].includes(tokens[i - 1]?.normal ?? '')),
+  );
+}
+
+/**
+ * Work done after a meeting: a team that will send, order or check something has a task, while one that
+ * will "make a party first" or "do a single curve" is talking about the meeting in progress.
+ */
+const DELIVERABLES = new Set([
+  'send', 'email', 'mail', 'forward', 'circulate', 'prepare', 'write', 'draft', 'contact', 'call', 'phone', 'check', 'confirm',
+  'investigate', 'research', 'order', 'buy', 'purchase', 'book', 'schedule', 'arrange', 'organise', 'organize', 'update', 'fix',
+  'test', 'install', 'implement', 'build', 'train', 'run', 'compare', 'collect', 'record', 'transcribe', 'ask', 'report', 'review',
+  'submit', 'publish', 'share', 'upload', 'distribute', 'meet', 'chat', 'find', 'figure', 'follow', 'finalise', 'finalize',
+]);
+
+/** Words that put a task after the meeting: "next week", "later", "after the meeting", "when we get a chance". */
+const LATER = new Set(['next', 'later', 'tomorrow', 'afterwards', 'offline', 'soon', 'tonight']);
+
+/** Clauses a commitment only supposes or explains in: "if we could get some disk", "when you've multiplied…". */
+const SUPPOSING = new Set(['if', 'whether', 'unless', 'when', 'whenever', 'like', 'than', 'because', 'cause', 'although', 'though']);
+
+/** Modals that only say someone is able or might ("you can work out…", "I could…"): no commitment. */
 const ABILITY = new Set(['can', 'could', 'would', 'might', 'may']);
+
+/** What "you" is told, said to no one by name, that is no task: "you have to multiply everything by two" is how things are done. */
+const GENERIC_YOU = new Set(['have', 'has', 'must', 'got']);
 
 /** Modal chains that make a commitment or a request: the task starts after them. */
 const COMMIT = [
@@ -44,8 +88,6 @@ const COMMIT = [
   ['should'],
   ['must'],
   ['can'],
-  ['could'],
-  ['would'],
 ] as const;
 
 /** First words of the modal chains by which "we" commits. */
@@ -55,6 +97,12 @@ const TEAM_COMMITS = new Set(['will', 'shall', 'be', 'are', 'is']);
 const QUANTIFIERS = new Set(['all', 'both']);
 
 const FILLER_BEFORE_TASK = new Set(['also', 'then', 'just', 'please', 'probably', 'definitely', 'maybe', 'first', 'quickly', 'now', 'still', 'actually']);
+
+/** Length of a chain of suggestion ("should", "could", "might want to", "need to") at `at`, or 0. */
+function suggestionChain(tokens: readonly Token[], at: number): number {
+  if (tokens[at]?.normal === 'might' && tokens[at + 1]?.normal === 'want' && tokens[at + 2]?.normal === 'to') return 3;
+  return ['should', 'could', 'might', 'must'].includes(tokens[at]?.normal ?? '') ? 1 : matchChain(tokens, at);
+}
 
 function matchChain(tokens: readonly Token[], at: number): number {
   for (const chain of COMMIT) {
@@ -73,16 +121,34 @@ function dateSpan(tokens: readonly Token[]): [number, number] | undefined {
   return [from, end];
 }
 
-/**
- * `agenda`: the sentence is in the opening of the meeting, where "we need to choose…" sets out what the
- * meeting is for rather than work for afterwards.
- */
+export interface ReadOptions {
+  /**
+   * The sentence is in the opening of the meeting, where "we need to choose…" sets out what the meeting
+   * is for rather than work for afterwards.
+   */
+  agenda?: boolean;
+  /**
+   * Read work suggested rather than taken on ("we should add a hand dynamo", "you could check the
+   * chips"): an unassigned task.
+   */
+  suggested?: boolean;
+}
+
+/** Verbs of speech that are work when someone other than the listeners is spoken to: "ask people", "tell Dan". */
+const SPEECH_TO = new Set(['ask', 'tell', 'show', 'remind']);
+
+/** Verbs by which a speaker suggests work: "I suggest that we…", "I'd recommend adding…". */
+const SUGGEST_VERBS = new Set(['suggest', 'propose', 'recommend']);
+
+/** Modals of work suggested to the team or to anyone: "we should…", "we could…", "you might want to…". */
+const SUGGESTING = new Set(['should', 'need', 'needs', 'have', 'has', 'can', 'could', 'might', 'must']);
+
 export function readAction(
   sentence: string,
   speaker: string,
   participants: readonly string[],
   clock: MeetingClock,
-  agenda = false,
+  { agenda = false, suggested = false }: ReadOptions = {},
 ): ActionItem | undefined {
   const tagged = tagSentences(sentence)[0];
   if (!tagged) return undefined;
@@ -103,15 +169,27 @@ export function readAction(
       owner = vocative ?? '';
       addressed = true;
       chainAt = i + 2;
+    } else if (suggested && ['can', 'could', 'should', 'shall'].includes(t.normal) && tokens[i + 1]?.normal === 'we' && question) {
+      // "Could we carry out some research…?": work suggested as a question.
+      owner = 'Unassigned';
+      chainAt = i + 2;
+    } else if (suggested && t.normal === 'i' && SUGGEST_VERBS.has(tokens[i + 1 + (tokens[i + 1]?.pos === 'AUX' ? 1 : 0)]?.lemma ?? '')) {
+      // "I suggest that we add a hand dynamo", "I'd recommend adding…": work suggested, for whoever takes it.
+      let j = i + 2 + (tokens[i + 1]?.pos === 'AUX' ? 1 : 0);
+      if (tokens[j]?.normal === 'that') j++;
+      if (['we', 'you'].includes(tokens[j]?.normal ?? '')) j++;
+      if (tokens[j]?.pos !== 'VERB') continue;
+      owner = 'Unassigned';
+      chainAt = j;
     } else if (t.normal === 'i' || /^i['’](?:ll|m)$/.test(t.normal)) {
       owner = speaker;
       if (t.normal !== 'i') chainAt = i + 1;
-    } else if (t.normal === 'you' && !question && !ABILITY.has(tokens[i + 1]?.normal ?? '')) {
+    } else if (t.normal === 'you' && !question && (suggested || !ABILITY.has(tokens[i + 1]?.normal ?? ''))) {
       owner = vocative ?? '';
       addressed = true;
     } else if ((t.normal === 'we' || /^we['’](?:ll|re)$/.test(t.normal)) && !agenda) {
       owner = 'Team';
-    } else if (t.normal === 'let' && /^['’]s$/.test(tokens[i + 1]?.value ?? '') && !agenda && !question) {
+    } else if (t.normal === 'let' && (/^['’]s$/.test(tokens[i + 1]?.value ?? '') || tokens[i + 1]?.normal === 'us') && !agenda && !question) {
       // "let's book the venue": the team's, the task right after it.
       owner = 'Team';
       chainAt = i + 2;
@@ -119,19 +197,40 @@ export function readAction(
       const name = participants.find((p) => p.toLowerCase().split(/\s+/).includes(t.normal));
       if (name) owner = name;
     }
-    // A question commits no one, unless it asks someone ("can you…?").
-    if (owner === undefined || (question && !addressed)) continue;
+    // A question commits no one, unless it asks someone ("can you…?") or suggests work ("could we…?").
+    if (owner === undefined || (question && !addressed && owner !== 'Unassigned')) continue;
+    // A commitment inside a supposition or an explanation is none: "if we could get some disk".
+    const opener = clauseAt(tokens, i).opener;
+    if (opener && SUPPOSING.has(opener.normal)) continue;
     let k = chainAt;
+    let modal = owner === 'Unassigned' ? t.normal : '';
     const lets = t.normal === 'let';
-    if (!lets && (!addressed || tokens[i + 1]?.normal !== 'you' || !question)) {
+    // Suggested work is the team's or anyone's, said with a modal of suggestion (below) or "I suggest".
+    const suggestedByName = owner === 'Unassigned';
+    if (suggested && !suggestedByName && (lets || question || (owner !== 'Team' && !(addressed && !vocative)))) continue;
+    if (!lets && !suggestedByName && (!addressed || tokens[i + 1]?.normal !== 'you' || !question)) {
       // The contraction "I'll"/"I'm going to" kept whole by the tokenizer already holds the modal.
-      if (/^(?:i|we)['’]ll$/.test(t.normal)) k = i + 1;
-      else if (/^(?:i['’]m|we['’]re)$/.test(t.normal) && tokens[i + 1]?.normal === 'going' && tokens[i + 2]?.normal === 'to') k = i + 3;
-      else {
-        const n = matchChain(tokens, k);
+      if (/^(?:i|we)['’]ll$/.test(t.normal)) {
+        if (suggested) continue;
+        k = i + 1;
+      } else if (/^(?:i['’]m|we['’]re)$/.test(t.normal) && tokens[i + 1]?.normal === 'going' && tokens[i + 2]?.normal === 'to') {
+        if (suggested) continue;
+        k = i + 3;
+      } else {
+        modal = tokens[k]?.normal ?? '';
+        const n = suggested ? suggestionChain(tokens, k) : matchChain(tokens, k);
         if (n === 0) continue;
-        // The team commits with "will", "going to" or "let's"; "we need to understand…" is an opinion.
-        if (owner === 'Team' && !TEAM_COMMITS.has(tokens[k]!.normal)) continue;
+        if (suggested) {
+          // Its owner is whoever takes it up: nobody yet.
+          if (!SUGGESTING.has(modal)) continue;
+          owner = 'Unassigned';
+          addressed = false;
+        } else {
+          // The team commits with "will", "going to" or "let's"; "we need to understand…" is an opinion.
+          if (owner === 'Team' && !TEAM_COMMITS.has(modal)) continue;
+          // "You have to multiply everything by two": the generic "you" of how things are done.
+          if (addressed && !vocative && GENERIC_YOU.has(modal)) continue;
+        }
         k += n;
       }
     }
@@ -140,25 +239,57 @@ export function readAction(
       while (k < tokens.length && (FILLER_BEFORE_TASK.has(tokens[k]!.normal) || tokens[k]!.pos === 'ADV')) k++;
       more = matchChain(tokens, k);
     }
-    // "go off and do the drawings": the task is the second verb.
+    // "go off and do the drawings": the task is the second verb, done after the meeting.
+    let leaves = false;
     if (tokens[k]?.lemma === 'go') {
       let j = k + 1;
       while (tokens[j] && (tokens[j]!.pos === 'ADP' || tokens[j]!.pos === 'ADV')) j++;
-      if (tokens[j]?.normal === 'and' && (tokens[j + 1]?.pos === 'VERB' || tokens[j + 1]?.normal === 'do')) k = j + 1;
+      if (tokens[j]?.normal === 'and' && (tokens[j + 1]?.pos === 'VERB' || tokens[j + 1]?.normal === 'do')) {
+        k = j + 1;
+        leaves = true;
+      }
+    }
+    // "What I will do next Monday is show the state", "the next experiment I'm going to try is to create
+    // models": the task is what follows "is", the date said before it.
+    // "I'm going to try to create…": the task is what is tried.
+    const said = k;
+    for (let moved = true; moved; ) {
+      moved = false;
+      if (tokens[k]?.lemma === 'try' && tokens[k + 1]?.normal === 'to') {
+        k += 2;
+        moved = true;
+      } else if (tokens[k] && tokens[k]!.pos !== 'PUNCT') {
+        // Where a verb belongs, whatever the tagger calls it ("try" tagged a noun).
+
+        let j = k + 1;
+        while (tokens[j] && (tokens[j]!.entity === 'DATE' || tokens[j]!.pos === 'ADV')) j++;
+        if (['is', 'was'].includes(tokens[j]?.normal ?? '')) {
+          k = tokens[j + 1]?.normal === 'to' ? j + 2 : j + 1;
+          moved = true;
+        }
+      }
     }
     const verb = tokens[k];
-    // "what we need to do is have…": the verb is the subject of what follows, not the task.
-    if (tokens[k + 1]?.pos === 'AUX' && ['is', 'was'].includes(tokens[k + 1]!.normal)) continue;
     // After "let's" comes a verb, whatever the tagger says ("let's book" tags "book" a noun).
     // "do" before its object is the main verb, though tagged as an auxiliary ("do the drawings").
-    const mainDo = verb?.normal === 'do' && tokens[k + 1] !== undefined && !['VERB', 'AUX', 'PART'].includes(tokens[k + 1]!.pos);
-    if (!verb || (verb.pos !== 'VERB' && !mainDo && !(lets && verb.pos === 'NOUN')) || NOT_TASKS.has(verb.lemma)) continue;
+    const mainDo = verb?.normal === 'do' && ['DET', 'NOUN', 'PROPN', 'PRON', 'NUM', 'ADJ'].includes(tokens[k + 1]?.pos ?? '');
+    // "come up with a name" is work, though "I'll come back to that" is not.
+    const comeUp = verb?.lemma === 'come' && tokens[k + 1]?.normal === 'up';
+    // "ask people how they feel", "tell Dan": speech to someone else is work, "I'll tell you" is not.
+    const toSomeone = SPEECH_TO.has(verb?.lemma ?? '') && ['NOUN', 'PROPN'].includes(tokens[k + 1]?.pos ?? '');
+    if (!verb || (verb.pos !== 'VERB' && !mainDo && !(lets && verb.pos === 'NOUN')) || (NOT_TASKS.has(verb.lemma) && !comeUp && !toSomeone)) continue;
+    // Suggested work names what is to be done: "we could do it every other week", "we should make it…" do not.
+    if (suggested && (verb.normal === 'do' || (['make', 'use'].includes(verb.lemma) && tokens[k + 1]?.pos === 'PRON'))) continue;
     let rest = tokens.slice(k).filter((x) => x.value !== '?' && x.value !== '.' && x.value !== '!');
-    const due = dueDate(joinTokens(rest), clock);
+    const due = dueDate(joinTokens(tokens.slice(said)), clock);
     const span = dateSpan(rest);
     if (due && span) rest = [...rest.slice(0, span[0]), ...rest.slice(span[1] + 1)];
     const objectWords = rest.filter((x) => x.pos === 'NOUN' || x.pos === 'PROPN' || x.pos === 'NUM').length;
     if (objectWords === 0) continue; // "I'll do it." says no task
+    const later = due !== undefined || leaves || rest.some((x) => LATER.has(x.normal));
+    if (!later && (duringMeeting(rest) || rest.some((x) => ROUTINE.has(x.normal)))) continue;
+    // The team's work after the meeting is said as such: a deliverable, a date, or "later".
+    if (owner === 'Team' && !later && !comeUp && !DELIVERABLES.has(verb.lemma)) continue;
     // First person inside a request is the one asking: "send me the file" → "send Ann the file".
     // The task is its first clause: ", but thank you very much" is not part of it.
     const after = rest.findIndex((x, j) => j > 2 && x.value === ',' && ['CCONJ', 'SCONJ'].includes(rest[j + 1]?.pos ?? ''));
@@ -167,7 +298,8 @@ export function readAction(
     if (!short) continue;
     const task = joinTokens(short).replace(/[\s,;:]+$/, '');
     if (!task) continue;
-    return { owner, task: task.charAt(0).toUpperCase() + task.slice(1), due: due?.label, addressed: addressed && !owner };
+    const item: ActionItem = { owner, task: task.charAt(0).toUpperCase() + task.slice(1), due: due?.label, addressed: addressed && !owner };
+    return suggested && ABILITY.has(modal) ? { ...item, tentative: true } : item;
   }
   return undefined;
 }

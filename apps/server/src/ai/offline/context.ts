@@ -5,7 +5,7 @@ import { isInformative, type Analysis } from './analysis.js';
 import { type MeetingClock } from './dates.js';
 import { shortName, writeNote } from './notes.js';
 import { keyPhrases } from './rank.js';
-import { chronological, fitToMax, pickNotes, type Candidate } from './select.js';
+import { chronological, fitToMax, pickNotes, type Candidate, type Note } from './select.js';
 import { joinNames, wordCount, type Sentence } from './text.js';
 
 /** Everything a prompt type reads: the analysed meeting and the request's options. */
@@ -71,17 +71,40 @@ export function emptyAnswer(): Minutes {
   return { blocks: [paragraph({ text: 'The transcript has no usable text to summarise yet.', lines: [] })] };
 }
 
-/** The best distinct candidates of a list prompt as notes in spoken order, within the length settings; `empty` when none. */
-export function listOfNotes(c: Context, pool: readonly Candidate[], write: (s: Sentence) => MinutesItem | undefined, empty: string): Minutes {
-  const notes = pickNotes(pool, {
-    minWords: Number.POSITIVE_INFINITY,
-    maxWords: c.budget.maxWords,
-    maxItems: c.budget.maxItems,
-    lambda: 0.85,
-    redundancy: 0.4,
-    variant: c.variant,
-    write: (cand) => write(cand.sentence),
-  }).sort(chronological);
+/** Candidates a list turns to when its own are few: work suggested after the commitments of an action list. */
+export interface Fallback {
+  pool: readonly Candidate[];
+  write: (s: Sentence) => MinutesItem | undefined;
+  /** The list turns to them while it has fewer items than this. */
+  below: number;
+}
+
+/**
+ * The best distinct candidates of a list prompt as notes in spoken order, within the length settings;
+ * then, while they are fewer than `fallback.below`, the fallback's best, ranked after them; `empty`
+ * when none.
+ */
+export function listOfNotes(c: Context, pool: readonly Candidate[], write: (s: Sentence) => MinutesItem | undefined, empty: string, fallback?: Fallback): Minutes {
+  const pick = (candidates: readonly Candidate[], writer: (s: Sentence) => MinutesItem | undefined, taken: readonly Note[]) =>
+    pickNotes(candidates, {
+      minWords: Number.POSITIVE_INFINITY,
+      maxWords: c.budget.maxWords > 0 ? Math.max(1, c.budget.maxWords - taken.reduce((n, t) => n + t.words, 0)) : 0,
+      maxItems: c.budget.maxItems - taken.length,
+      lambda: 0.85,
+      redundancy: 0.4,
+      variant: c.variant,
+      write: (cand) => writer(cand.sentence),
+      taken,
+    });
+  const notes = pick(pool, write, []);
+  if (fallback && notes.length < fallback.below && notes.length < c.budget.maxItems) {
+    // Below every note of the list's own: fitting the maximum drops them first.
+    const weakest = Math.min(...notes.map((n) => n.score), Number.POSITIVE_INFINITY);
+    const more = pick(fallback.pool, fallback.write, notes);
+    const top = Math.max(...more.map((n) => n.score), 0) || 1;
+    notes.push(...more.map((n) => ({ ...n, score: (Number.isFinite(weakest) ? weakest : 1) * 0.5 * (n.score / top) })));
+  }
+  notes.sort(chronological);
   if (notes.length === 0) return { blocks: [paragraph({ text: empty, lines: [] })] };
   return fitToMax(notes, (kept) => ({ blocks: [list(kept)] }), c.budget.maxWords);
 }

@@ -48,7 +48,7 @@ function statesAmount(s: Sentence): boolean {
 }
 
 /** Who accepted a proposal, the lines they said it in, and whether it was more than one listener's "yeah". */
-interface Acceptance {
+export interface Acceptance {
   speakers: string[];
   lines: number[];
   firm: boolean;
@@ -65,7 +65,7 @@ const REPLY_TURNS = 4;
  * before anyone says anything else, the proposer's own short follow-ups aside (backchannel such as
  * "Mm-hmm" is no turn once cleaned). Undefined when someone objects or the talk moves on first.
  */
-function acceptedBy(a: Analysis, s: Sentence): Acceptance | undefined {
+export function acceptedBy(a: Analysis, s: Sentence): Acceptance | undefined {
   // The proposal ends its speaker's turn or nearly: what follows it in the turn would be a new point.
   const laterInTurn = a.sentences.filter((x) => x.turn === s.turn && x.id > s.id).length;
   if (laterInTurn > 2) return undefined;
@@ -184,7 +184,7 @@ const OPEN_END = new Set(['AUX', 'PART', 'ADP', 'DET', 'CCONJ', 'SCONJ']);
  * is about, that does not stop before its object ("Instead of the meaning.", "The team decided, 'cause
  * it's not on the list." and "Project Manager thinks the team should." are none).
  */
-function complete(note: string): boolean {
+export function complete(note: string): boolean {
   if (wordCount(note) < 4 || /\?$/.test(note)) return false;
   const all = tagSentences(note).flatMap((t) => t.tokens);
   const tokens = all.filter((t) => t.pos !== 'PUNCT');

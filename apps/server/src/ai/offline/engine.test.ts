@@ -110,6 +110,24 @@ describe('each prompt type does its own job (a small meeting)', () => {
   });
 });
 
+describe('Action Items from real lines (Bmr026, IS1006b)', () => {
+  const meeting = [
+    ['PhD F', "and so that 's where I 'm putting it but I 'll {disfmarker} I 'll send it out to the list telling people to look at it ."],
+    ['Grad A', "Yeah , I haven't done that ."],
+    ['PhD D', 'Just {disfmarker} You know we want to try things like deltas on the tandem features . And so you h have to multiply everything by two or three .'],
+    ['Professor B', 'Sure .'],
+    ['Marketing', 'I think we should aim at the young people .'],
+    ['Project Manager', 'Yeah , I agree .'],
+    ['Grad A', "Let 's read digits and go ."],
+    ['Professor B', "Why don't we just start with that ."],
+  ].map(([speaker, text]) => ({ speaker: speaker!, text: text! }));
+
+  it('lists commitments and work suggested, never the routine of the meeting or what "you" generally do', () => {
+    const listed = items({ transcript: meeting, promptKey: 'action', settings: DEFAULT_SUMMARY_SETTINGS }).map((i) => `${i.lead}: ${i.text}`);
+    expect(listed).toEqual(['PhD F: Send it out to the list telling people to look at it.', 'Unassigned: Aim at the young people.']);
+  });
+});
+
 describe('offline engine on the QMSum fixture meetings', () => {
   for (const { name, meeting, transcript } of meetings) {
     describe(name, () => {

@@ -6,8 +6,8 @@ import { renderMinutes, type CitedHtml, type Minutes, type MinutesBlock, type Mi
 import type { TranscriptTurn } from '../types.js';
 import { readAction } from './actions.js';
 import { analyse, isInformative, type Analysis } from './analysis.js';
-import { ACTION_CUES, AGREEMENT, NOT_ACCEPTING, GOAL_CUES, ISSUE_CUES, MISSING_CUES, NEXT_CUES, NON_ANSWER, cueScore, type Cue } from './cues.js';
-import { decisions } from './decisions.js';
+import { ACTION_CUES, AGREEMENT, NOT_ACCEPTING, GOAL_CUES, ISSUE_CUES, MISSING_CUES, NEXT_CUES, NON_ANSWER, PROPOSAL_CUES, cueScore, type Cue } from './cues.js';
+import { acceptedBy, complete, decisions } from './decisions.js';
 import { shortName } from './notes.js';
 import { centroid, cosine, normalise } from './rank.js';
 import { minutesWords, type Candidate } from './select.js';
@@ -38,6 +38,8 @@ function reply(a: Analysis, s: Sentence, offset = 1): { speaker: string; text: s
 }
 
 interface CueOptions {
+  /** Fewest content words a sentence needs (2: "Send that link." names too little for most prompts). */
+  minTerms?: number;
   cues: readonly Cue[];
   /** Extra weight from the sentence's context (position, replies). */
   boost?: (s: Sentence) => number;
@@ -54,41 +56,60 @@ interface CueOptions {
  * what the meeting is about and ranks low), the best distinct ones as notes in spoken order.
  */
 function extractByCues(c: Context, options: CueOptions): Minutes {
+  return listOfNotes(c, cuePool(c, options), (sentence) => (options.write ? options.write(sentence) : plainItem(c, sentence)), options.empty);
+}
+
+/** The sentences whose cues reach the threshold, each scored by its cues times its weight in the meeting. */
+function cuePool(c: Context, options: Omit<CueOptions, 'empty' | 'write'>): Candidate[] {
   const { a } = c;
   const pool: Candidate[] = [];
   for (const s of a.sentences) {
     // Short statements ("Let's go with Lenovo.") can carry a whole decision: a lower bar than summaries.
-    if (s.words < 4 || s.terms.length < 2 || (options.filter && !options.filter(s))) continue;
+    if (s.words < 4 || s.terms.length < (options.minTerms ?? 2) || (options.filter && !options.filter(s))) continue;
     const cue = cueScore(s.text, options.cues) + (options.boost?.(s) ?? 0);
     // A regeneration also admits weaker cues, so a meeting whose every candidate was shown still gets another selection.
     if (cue < (options.threshold ?? 1.5) * (c.variant > 0 ? 0.6 : 1)) continue;
     const closeness = cosine(a.vectors[s.id]!, a.meetingCentroid);
     pool.push({ sentence: s, score: cue * (0.25 + a.centrality[s.id]! + closeness), vector: a.vectors[s.id]! });
   }
-  return listOfNotes(c, pool, (sentence) => (options.write ? options.write(sentence) : plainItem(c, sentence)), options.empty);
+  return pool;
 }
 
-/** Action items: owner (who commits, or who is asked), task, due date; chit-chat has no task and is left out. */
+/** Action lists with fewer commitments than this also list work suggested that nobody took on. */
+const FEW_ACTIONS = 8;
+
+/**
+ * Action items: owner (who commits, or who is asked), task, due date; chit-chat, the meeting's own
+ * routine and suppositions have no task and are left out. A meeting with few commitments also lists
+ * work suggested ("we should check the chips") as unassigned, after them.
+ */
 function actions(c: Context): Minutes {
   const { a } = c;
-  return extractByCues(c, {
-    cues: ACTION_CUES,
-    boost: (s) => (s.position > 0.6 ? 0.5 : 0),
-    empty: 'No action items were assigned in this meeting.',
-    threshold: 1,
-    write: (s) => {
-      const action = readAction(s.text, s.speaker, a.speakers, c.clock, s.position < 0.15);
-      if (!action) return undefined;
-      const asked = action.addressed ? reply(a, s) : undefined;
-      // "You'll draft it" said to no one by name is a task only when someone takes it up: otherwise
-      // it is the generic "you" of speech ("you add two to that").
-      if (action.addressed && !s.question && !(asked && AGREEMENT.test(asked.text.trim()) && !NOT_ACCEPTING.test(asked.text))) return undefined;
-      // The team's tasks name who committed on its behalf.
-      const owner = action.owner === 'Team' ? `Team (${shortName(s.speaker)})` : action.owner || asked?.speaker || 'Unassigned';
-      const text = action.due ? `${action.task} — due ${action.due}.` : `${action.task}.`;
-      return { lead: c.document ? undefined : owner, text, lines: asked ? [s.line, asked.line] : [s.line] };
-    },
-  });
+  const write = (s: Sentence, suggested: boolean): MinutesItem | undefined => {
+    const action = readAction(s.text, s.speaker, a.speakers, c.clock, { agenda: s.position < 0.15, suggested });
+    if (!action) return undefined;
+    // Work suggested is an item when said as needed ("we should check the chips") or, if only possible
+    // ("we could…"), when the others take it up; and when it reads as a task of its own, not a broken line.
+    const agreed = suggested ? acceptedBy(a, s) : undefined;
+    if (suggested && ((action.tentative && !agreed) || !complete(`The team will ${action.task.charAt(0).toLowerCase()}${action.task.slice(1)}.`))) return undefined;
+    const asked = action.addressed ? reply(a, s) : undefined;
+    // "You'll draft it" said to no one by name is a task only when someone takes it up: otherwise
+    // it is the generic "you" of speech ("you add two to that").
+    if (action.addressed && !s.question && !(asked && AGREEMENT.test(asked.text.trim()) && !NOT_ACCEPTING.test(asked.text))) return undefined;
+    // The team's tasks name who committed on its behalf.
+    const owner = action.owner === 'Team' ? `Team (${shortName(s.speaker)})` : action.owner || asked?.speaker || 'Unassigned';
+    const text = action.due ? `${action.task} — due ${action.due}.` : `${action.task}.`;
+    return { lead: c.document ? undefined : owner, text, lines: [s.line, ...(asked ? [asked.line] : []), ...(agreed?.lines ?? [])] };
+  };
+  const boost = (s: Sentence) => (s.position > 0.6 ? 0.5 : 0);
+  return listOfNotes(
+    c,
+    // A task may name one thing: "we'll have to come up with a name".
+    cuePool(c, { cues: ACTION_CUES, boost, threshold: 1, minTerms: 1 }),
+    (s) => write(s, false),
+    'No action items were assigned in this meeting.',
+    { pool: cuePool(c, { cues: PROPOSAL_CUES, boost, threshold: 1, filter: (s) => !s.question }), write: (s) => write(s, true), below: FEW_ACTIONS },
+  );
 }
 
 function nextSteps(c: Context): Minutes {
