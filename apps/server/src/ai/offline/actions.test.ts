@@ -59,7 +59,8 @@ describe('action items read from a sentence', () => {
   });
 
   it('the team\'s work after the meeting is a task: a deliverable, a date, "later", or leaving to do it (Bmr026, ES2009a)', () => {
-    expect(readAction("Let's chat about it with Liz and Jane when we get a chance, see what they think.", 'Professor B', people, clock)).toMatchObject({
+    // The words a task cannot end on go ("…see what they think and").
+    expect(readAction("Let's chat about it with Liz and Jane when we get a chance, see what they think and", 'Professor B', people, clock)).toMatchObject({
       owner: 'Team',
       task: 'Chat about it with Liz and Jane when the team gets a chance, see what they think',
     });
@@ -97,8 +98,10 @@ describe('action items read from a sentence', () => {
     expect(readAction("I'll send the slides.", 'Ann', people, clock, { suggested: true })).toBeUndefined();
   });
 
-  it('"now" is no due date, and a meeting without a date gives none', () => {
+  it('"now" and "in a second" are no due date, and a meeting without a date gives none', () => {
     expect(readAction('I will send the slides now.', 'Ann', people, clock)?.due).toBeUndefined();
+    // ES2009b: the meeting's own day is no deadline.
+    expect(readAction("I'll put them in the shared folder in a second for later reference.", 'Ann', people, clock)?.due).toBeUndefined();
     expect(readAction('I will send the slides by Friday.', 'Ann', people, {})?.due).toBeUndefined();
   });
 });

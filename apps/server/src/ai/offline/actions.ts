@@ -1,6 +1,6 @@
 import { dueDate, type MeetingClock } from './dates.js';
 import { joinTokens, tagSentences, type Token } from './nlp.js';
-import { attribute, clauseAt, dropFillers, shorten, NOTE_WORDS } from './notes.js';
+import { attribute, clauseAt, dropFillers, shorten, trimEnd, NOTE_WORDS } from './notes.js';
 
 /**
  * An action item read from one sentence: who does what, by when. A commitment ("I'll send…") is the
@@ -296,7 +296,8 @@ export function readAction(
     if (after > 0) rest = rest.slice(0, after);
     const short = shorten(attribute(rest, speaker), NOTE_WORDS - 4);
     if (!short) continue;
-    const task = joinTokens(short).replace(/[\s,;:]+$/, '');
+    // "…see what they think and": the words a task cannot end on go.
+    const task = joinTokens(trimEnd(short)).replace(/[\s,;:]+$/, '');
     if (!task) continue;
     const item: ActionItem = { owner, task: task.charAt(0).toUpperCase() + task.slice(1), due: due?.label, addressed: addressed && !owner };
     return suggested && ABILITY.has(modal) ? { ...item, tentative: true } : item;

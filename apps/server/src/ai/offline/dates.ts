@@ -51,18 +51,18 @@ export function dueDate(sentence: string, clock: MeetingClock): DueDate | undefi
   const timeZone = validZone(clock.timeZone);
   const instant = new Date(clock.start);
   const found = chrono().casual.parse(sentence, { instant, timezone: offsetMinutes(instant, timeZone) }, { forwardDate: true });
-  // A bare time ("at ten") or number is not a due date, nor is "now" or "today" (the meeting's own
-  // moment) or "the last meeting"; a moment after the meeting is.
+  const day = new Intl.DateTimeFormat('en-US', { timeZone, weekday: 'short', month: 'short', day: 'numeric', year: 'numeric' });
+  const meetingDay = day.format(instant);
+  // A bare time ("at ten") or number is not a due date, nor is "now", "in a second" or "today" (the
+  // meeting's own day) or "the last meeting"; a later day is.
   const result = found.find(
     (r) =>
       (r.start.isCertain('day') || r.start.isCertain('weekday') || r.start.isCertain('month')) &&
-      r.start.date().getTime() > instant.getTime(),
+      r.start.date().getTime() > instant.getTime() &&
+      day.format(r.start.date()) !== meetingDay,
   );
   if (!result) return undefined;
-  const label = new Intl.DateTimeFormat('en-US', { timeZone, weekday: 'short', month: 'short', day: 'numeric', year: 'numeric' }).format(
-    result.start.date(),
-  );
-  return { said: result.text, label };
+  return { said: result.text, label: day.format(result.start.date()) };
 }
 
 /**

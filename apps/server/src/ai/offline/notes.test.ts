@@ -18,6 +18,10 @@ describe('notes, not quotes', () => {
     ["Yeah, um production cost's at twelve fifty, so", 'Project Manager', "Production cost's at twelve fifty."],
     ["I'll send the contract.", 'Lynne', 'Lynne will send the contract.'],
     ["We've got a selling price at twenty five Euros.", 'Project Manager', 'The team has got a selling price at twenty five Euros.'],
+    // An answer word before a comma opens the sentence; "no" answers something and stays.
+    ["Yeah, we'll yeah, use the kinetic battery.", 'Project Manager', 'The team will use the kinetic battery.'],
+    // A statement closed by a tag question (ES2006c).
+    ['Hand dynamos are definitely out, right?', 'Industrial Designer', 'Hand dynamos are definitely out.'],
   ])('%s → %s', (sentence, speaker, note) => {
     expect(writeNote(cleanTurnText(sentence), { speaker })).toBe(note);
   });
@@ -77,6 +81,12 @@ describe('notes, not quotes', () => {
     expect(cleanTurnText("That was quite good , the fact that you could {disfmarker} You didn't have six remote controls")).toBe(
       "That was quite good. You didn't have six remote controls",
     );
+    // Bmr026: where the broken sentence is too long to drop, the new one still starts after a full stop.
+    expect(cleanTurnText("So that should have ma many fewer {disfmarker} And it 's also not uh a bunch of interruptions with people and all that ,")).toBe(
+      "So that should have many fewer. And it's also not a bunch of interruptions with people and all that,",
+    );
+    // Bmr026: the repair says again a word just before the break.
+    expect(cleanTurnText('Maybe we can put some disks in the {disfmarker} in that back room there .')).toBe('Maybe we can put some disks in that back room there.');
   });
 
   it.each([

@@ -169,6 +169,9 @@ function matchesAt(tokens: readonly Token[], i: number, phrase: readonly string[
 
 const DEBRIS_BEFORE_COMMA: ReadonlySet<Pos> = new Set(['DET', 'ADP', 'CCONJ', 'SCONJ', 'PART']);
 
+/** Words that answer rather than state: "No, we're talking about…". */
+const ANSWER_WORDS = new Set(['yes', 'yeah', 'okay', 'ok', 'well', 'sure']);
+
 /** Spoken contractions written out: "gonna" → "going to". */
 const SPOKEN: Record<string, [string, string]> = { gonna: ['going', 'go'], wanna: ['want', 'want'], gotta: ['have', 'have'] };
 
@@ -277,6 +280,11 @@ function dropHesitations(tokens: readonly Token[]): Token[] {
       out.push({ ...t, value: spoken[0], normal: spoken[0], lemma: spoken[1], pos: 'VERB' }, token('to', ' ', 'PART'));
       continue;
     }
+    // "No, we're talking about…": an answer word before a comma opens the sentence and says nothing in a note.
+    if (out.length === 0 && ANSWER_WORDS.has(t.normal) && tokens[i + 1]?.value === ',') {
+      i++;
+      continue;
+    }
     // An interjection is a hesitation unless it is part of a hyphenated word ("a yes-or-no question").
     const joined = (tokens[i + 1]?.value === '-' && tokens[i + 1]!.space === '') || (tokens[i - 1]?.value === '-' && t.space === '');
     if (t.pos === 'INTJ' && !joined) {
@@ -371,7 +379,7 @@ const ARTICLES = new Set(['a', 'an', 'the', 'every', 'each']);
 const DANGLING = new Set(['so', 'then', 'like', 'anyway', 'too']);
 
 /** Drops the words a note cannot end on (commas, articles, conjunctions, a trailing ", so"). */
-function trimEnd(tokens: readonly Token[]): Token[] {
+export function trimEnd(tokens: readonly Token[]): Token[] {
   let end = tokens.length;
   const final = tokens[end - 1]?.pos === 'PUNCT' && /^[.!?…]$/.test(tokens[end - 1]!.value) ? tokens[--end] : undefined;
   for (;;) {

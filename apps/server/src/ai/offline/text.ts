@@ -120,6 +120,9 @@ function dropFalseStarts(text: string): string {
       const kept = piece.slice(0, tail.index + tail[1]!.length);
       // "That was quite good, the fact that you could {disfmarker} You didn't have…": the new sentence starts after a full stop.
       out.push(newSentence ? kept.replace(/\s*,\s*$/, '. ') : kept);
+    } else if (newSentence && words(piece.replace(FILLER_WORDS, ' ')).length > 0) {
+      // A capital after the break starts a new sentence even where the broken one stays ("…many fewer {disfmarker} And it's also…").
+      out.push(/[.!?]\s*$/.test(piece) ? piece : `${piece.replace(/[\s,;:]+$/, '')}.`);
     } else out.push(piece);
   }
   return out.join(' ');
