@@ -62,7 +62,7 @@ describe('action items read from a sentence', () => {
     // The words a task cannot end on go ("…see what they think and").
     expect(readAction("Let's chat about it with Liz and Jane when we get a chance, see what they think and", 'Professor B', people, clock)).toMatchObject({
       owner: 'Team',
-      task: 'Chat about it with Liz and Jane when the team gets a chance, see what they think',
+      task: 'Chat about it with Liz and Jane when the team gets a chance',
     });
     expect(readAction("We'll have to come up with a name.", 'Industrial Designer', people, clock)).toMatchObject({ owner: 'Team', task: 'Come up with a name' });
     // Speech to someone who is not listening is work.

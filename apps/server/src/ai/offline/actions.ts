@@ -279,7 +279,10 @@ export function readAction(
     const toSomeone = SPEECH_TO.has(verb?.lemma ?? '') && ['NOUN', 'PROPN'].includes(tokens[k + 1]?.pos ?? '');
     if (!verb || (verb.pos !== 'VERB' && !mainDo && !(lets && verb.pos === 'NOUN')) || (NOT_TASKS.has(verb.lemma) && !comeUp && !toSomeone)) continue;
     // Suggested work names what is to be done: "we could do it every other week", "we should make it…" do not.
-    if (suggested && (verb.normal === 'do' || (['make', 'use'].includes(verb.lemma) && tokens[k + 1]?.pos === 'PRON'))) continue;
+    const pronoun = tokens[k + 1]?.pos === 'PRON' || tokens[k + 1]?.normal === 'them';
+    if (suggested && (verb.normal === 'do' || (['make', 'use'].includes(verb.lemma) && pronoun))) continue;
+    // "I'll call this to a close", "call that a summary": naming or closing, not calling someone.
+    if (verb.lemma === 'call' && pronoun) continue;
     let rest = tokens.slice(k).filter((x) => x.value !== '?' && x.value !== '.' && x.value !== '!');
     const due = dueDate(joinTokens(tokens.slice(said)), clock);
     const span = dateSpan(rest);
@@ -292,7 +295,10 @@ export function readAction(
     if (owner === 'Team' && !later && !comeUp && !DELIVERABLES.has(verb.lemma)) continue;
     // First person inside a request is the one asking: "send me the file" → "send Ann the file".
     // The task is its first clause: ", but thank you very much" is not part of it.
-    const after = rest.findIndex((x, j) => j > 2 && x.value === ',' && ['CCONJ', 'SCONJ'].includes(rest[j + 1]?.pos ?? ''));
+    // A comma before a new verb in its base form opens another clause too: "evaluate it, try to do it…".
+    const after = rest.findIndex(
+      (x, j) => j > 2 && x.value === ',' && (['CCONJ', 'SCONJ'].includes(rest[j + 1]?.pos ?? '') || (rest[j + 1]?.pos === 'VERB' && rest[j + 1]!.normal === rest[j + 1]!.lemma)),
+    );
     if (after > 0) rest = rest.slice(0, after);
     const short = shorten(attribute(rest, speaker), NOTE_WORDS - 4);
     if (!short) continue;

@@ -24,8 +24,8 @@ const AMOUNT_SPAN = 6;
 /** Entities that state an amount (wink-nlp's entity types). */
 const AMOUNT_ENTITIES: ReadonlySet<string> = new Set(['MONEY', 'PERCENT', 'CARDINAL']);
 
-/** Verbs that commit money: "the team has allocated £26.5 million", "the government announced $252 million". */
-const FUNDING_VERBS = new Set(['allocate', 'announce', 'invest', 'commit', 'introduce', 'launch', 'set', 'provide', 'approve', 'fund', 'spend', 'give', 'earmark']);
+/** Verbs that commit money: "the team has allocated £26.5 million", "the government announced $252 million" (not "users would spend more"). */
+const FUNDING_VERBS = new Set(['allocate', 'announce', 'invest', 'commit', 'introduce', 'launch', 'set', 'provide', 'approve', 'fund', 'give', 'earmark']);
 
 /**
  * Whether a sentence states an amount set: money or a percentage with a money noun or a verb that
