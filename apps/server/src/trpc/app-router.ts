@@ -1,3 +1,4 @@
+import { accessTokensRouter } from '../modules/access-tokens/router.js';
 import { aiUsageRouter } from '../modules/ai-usage/router.js';
 import { accountRouter } from '../modules/account/router.js';
 import { authRouter } from '../modules/auth/router.js';
@@ -41,6 +42,7 @@ export const appRouter = router({
   aiUsage: aiUsageRouter,
   account: accountRouter,
   localModel: localModelRouter,
+  accessTokens: accessTokensRouter,
 });
 
 export type AppRouter = typeof appRouter;

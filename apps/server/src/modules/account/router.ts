@@ -1,5 +1,5 @@
 import { deleteAccountInputSchema, deleteAccountOutputSchema } from '@mbox/shared';
-import { authedProcedure, router } from '../../trpc/trpc.js';
+import { router, sessionOnlyProcedure } from '../../trpc/trpc.js';
 import { clearSessionCookies } from '../auth/cookies.js';
 import { deleteAccount } from './service.js';
 
@@ -7,7 +7,7 @@ const tags = ['account'];
 
 export const accountRouter = router({
   // The data export is GET /v1/account/export, a streamed zip (route.ts).
-  delete: authedProcedure
+  delete: sessionOnlyProcedure
     .meta({
       openapi: {
         method: 'POST',
