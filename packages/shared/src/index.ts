@@ -36,3 +36,4 @@ export * from './search.js';
 export * from './account.js';
 export * from './redirect.js';
 export * from './access-tokens.js';
+export * from './mcp.js';

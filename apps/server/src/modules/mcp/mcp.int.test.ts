@@ -1,0 +1,219 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  mcpMeetingUri,
+  PERSONAL_TOKEN_PREFIX,
+  type McpAnswer,
+  type McpMeetingList,
+  type McpSummaries,
+  type McpTranscriptPage,
+  type PersonalTokenCreated,
+  type SearchOutput,
+} from '@mbox/shared';
+import { startTestApp, type TestApp } from '../../test/app.js';
+import { seedMeeting } from '../../test/fixtures.js';
+
+const ANA_LINES = [
+  { speaker: 'Ana', text: 'Welcome everyone, today we settle the pricing for the launch.' },
+  { speaker: 'Bob', text: 'I think the pricing should stay at twenty dollars a month.' },
+  { speaker: 'Ana', text: 'Agreed, twenty dollars it is for the first year.' },
+  { speaker: 'Bob', text: 'I will send the contract to the customer by Friday.' },
+  { speaker: 'Ana', text: 'Great, and I will update the website afterwards.' },
+  { speaker: 'Bob', text: 'Then we are done for today, thanks everyone.' },
+];
+
+describe('MCP server at /mcp', () => {
+  let app: TestApp;
+  let ana: string;
+  let bo: string;
+  let anaRead: string;
+  let anaWrite: string;
+  let anaMeeting: string;
+  let anaOlder: string;
+  let boMeeting: string;
+  const clients: Client[] = [];
+
+  const createToken = async (session: string, scope: 'read' | 'write', name = `${scope} token`) => {
+    const created = await app.rest<PersonalTokenCreated>('POST', '/v1/access-tokens', { token: session, body: { name, scope } });
+    if (created.status !== 200) throw new Error(`token creation failed: ${created.status}`);
+    return created.body;
+  };
+
+  /** A client of the SDK connected over Streamable HTTP with the token as bearer (none: no header). */
+  const connect = async (token?: string) => {
+    const client = new Client({ name: 'mbox-test', version: '1.0.0' });
+    const transport = new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), {
+      requestInit: token ? { headers: { authorization: `Bearer ${token}` } } : {},
+    });
+    await client.connect(transport);
+    clients.push(client);
+    return client;
+  };
+
+  const call = async (client: Client, name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const errorText = (result: CallToolResult) => {
+    expect(result.isError).toBe(true);
+    return result.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
+  };
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    ana = await app.signIn('ana@example.com');
+    bo = await app.signIn('bo@example.com');
+    anaOlder = (await seedMeeting(app, ana, 'mcp-older', [{ speaker: 'Ana', text: 'An older stand-up about hiring.' }], Date.UTC(2026, 10, 10, 9, 0)))
+      .meetingKey;
+    anaMeeting = (await seedMeeting(app, ana, 'mcp-pricing', ANA_LINES, Date.UTC(2026, 10, 20, 15, 0))).meetingKey;
+    boMeeting = (await seedMeeting(app, bo, 'mcp-bo', [{ speaker: 'Bo', text: 'The secret pricing of Bo.' }])).meetingKey;
+    anaRead = (await createToken(ana, 'read')).token;
+    anaWrite = (await createToken(ana, 'write')).token;
+    // A stored summary for get_summaries (the offline engine writes it).
+    const generated = await app.rest('POST', '/v1/prompts', { token: ana, body: { meetKey: anaMeeting, promptKey: 'summary' } });
+    expect(generated.status).toBe(200);
+  });
+  afterAll(async () => {
+    await Promise.all(clients.map((c) => c.close()));
+    await app.close();
+  });
+
+  it('lists its tools with JSON Schemas from the shared zod schemas', async () => {
+    const client = await connect(anaRead);
+    expect(client.getServerVersion()?.name).toBe('mbox');
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(['ask', 'get_summaries', 'get_transcript', 'list_meetings', 'search_meetings']);
+    const transcript = tools.find((t) => t.name === 'get_transcript');
+    expect(transcript?.inputSchema.required).toEqual(['meetKey']);
+    expect(Object.keys(transcript?.inputSchema.properties ?? {}).sort()).toEqual(['cursor', 'limit', 'meetKey']);
+    expect(transcript?.outputSchema?.properties).toHaveProperty('nextCursor');
+    expect(transcript?.annotations?.readOnlyHint).toBe(true);
+  });
+
+  it('list_meetings pages through the owner’s meetings only, newest first', async () => {
+    const client = await connect(anaRead);
+    const first = (await call(client, 'list_meetings', { limit: 1 })).structuredContent as McpMeetingList;
+    expect(first.meetings.map((m) => m.key)).toEqual([anaMeeting]);
+    expect(first.nextOffset).toBe(1);
+    const second = (await call(client, 'list_meetings', { limit: 1, offset: 1 })).structuredContent as McpMeetingList;
+    expect(second).toMatchObject({ meetings: [{ key: anaOlder }], nextOffset: null });
+    const all = await call(client, 'list_meetings', {});
+    expect((all.structuredContent as McpMeetingList).meetings.map((m) => m.key)).toEqual([anaMeeting, anaOlder]);
+    // The same answer as text, for clients that read only text.
+    expect(JSON.parse((all.content[0] as { text: string }).text)).toEqual(all.structuredContent);
+  });
+
+  it('search_meetings finds the owner’s lines and never another user’s', async () => {
+    const client = await connect(anaRead);
+    const found = (await call(client, 'search_meetings', { query: 'pricing' })).structuredContent as SearchOutput;
+    expect(found.results.length).toBeGreaterThan(0);
+    expect(new Set(found.results.map((r) => r.meetingId))).toEqual(new Set([anaMeeting]));
+    expect(errorText(await call(client, 'search_meetings', { query: '   ' }))).toContain('query must not be empty');
+  });
+
+  it('get_transcript reads the whole transcript page by page from the first line', async () => {
+    const client = await connect(anaRead);
+    const lines: string[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const page = (await call(client, 'get_transcript', { meetKey: anaMeeting, limit: 4, ...(cursor ? { cursor } : {}) })).structuredContent as McpTranscriptPage;
+      expect(page.meeting.key).toBe(anaMeeting);
+      expect(page.total).toBe(ANA_LINES.length);
+      lines.push(...page.lines.map((l) => `${l.speaker}: ${l.text}`));
+      cursor = page.nextCursor ?? undefined;
+      pages++;
+    } while (cursor);
+    expect(pages).toBe(2);
+    expect(lines).toEqual(ANA_LINES.map((l) => `${l.speaker}: ${l.text}`));
+
+    expect(errorText(await call(client, 'get_transcript', { meetKey: anaMeeting, cursor: 'page-2' }))).toContain(
+      'cursor must be a nextCursor this tool returned',
+    );
+    expect(errorText(await call(client, 'get_transcript', { meetKey: anaMeeting, cursor: 'after.9999999999999999.abc' }))).toContain(
+      'cursor: must be a cursor the server returned in next',
+    );
+    expect(errorText(await call(client, 'get_transcript', { meetKey: anaMeeting, limit: 5000 }))).toContain('limit');
+  });
+
+  it('get_summaries answers the stored summaries as Markdown with their citations', async () => {
+    const client = await connect(anaRead);
+    const result = (await call(client, 'get_summaries', { meetKey: anaMeeting })).structuredContent as McpSummaries;
+    expect(result.meetKey).toBe(anaMeeting);
+    expect(result.summariesDisabled).toBe(false);
+    expect(result.summaries).toHaveLength(1);
+    expect(result.summaries[0]?.promptKey).toBe('summary');
+    expect(result.summaries[0]?.markdown.length).toBeGreaterThan(20);
+    expect(result.summaries[0]?.markdown).not.toMatch(/<\w+/);
+    expect(result.summaries[0]?.citations.length).toBeGreaterThan(0);
+  });
+
+  it('ask answers from the meeting and cites its lines', async () => {
+    const client = await connect(anaRead);
+    const result = await call(client, 'ask', { meetKey: anaMeeting, question: 'What did Bob promise to send?' });
+    const answer = result.structuredContent as McpAnswer;
+    expect(answer.engine).toBe('offline');
+    expect(answer.citations.map((c) => c.text)).toContain('I will send the contract to the customer by Friday.');
+    expect(answer.answer).toMatch(/\[\d+\]/);
+    expect(errorText(await call(client, 'ask', { meetKey: anaMeeting, question: 'why' }))).toContain('question must be at least 6 characters');
+  });
+
+  it('refuses another user’s meeting and an unknown one as not found, in tools and resources', async () => {
+    const client = await connect(anaWrite);
+    for (const meetKey of [boMeeting, 'no-such-meeting']) {
+      expect(errorText(await call(client, 'get_transcript', { meetKey }))).toBe('Meeting not found');
+      expect(errorText(await call(client, 'get_summaries', { meetKey }))).toBe('Meeting not found');
+      expect(errorText(await call(client, 'ask', { meetKey, question: 'What is the secret pricing?' }))).toBe('Meeting not found');
+      await expect(client.readResource({ uri: mcpMeetingUri(meetKey) })).rejects.toMatchObject({ code: -32002, message: expect.stringContaining('Meeting not found') });
+    }
+    const search = (await call(client, 'search_meetings', { query: 'secret' })).structuredContent as SearchOutput;
+    expect(search.results).toEqual([]);
+  });
+
+  it('exposes meetings as resources: a template, the newest listed, each read as Markdown', async () => {
+    const client = await connect(anaRead);
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['mbox://meetings/{meetKey}']);
+    const { resources } = await client.listResources();
+    expect(resources.map((r) => r.uri)).toEqual([mcpMeetingUri(anaMeeting), mcpMeetingUri(anaOlder)]);
+    expect(resources[0]?.mimeType).toBe('text/markdown');
+
+    const read = await client.readResource({ uri: mcpMeetingUri(anaMeeting) });
+    const content = read.contents[0] as { uri: string; mimeType: string; text: string };
+    expect(content.uri).toBe(mcpMeetingUri(anaMeeting));
+    expect(content.mimeType).toBe('text/markdown');
+    expect(content.text).toContain('## Transcript');
+    expect(content.text).toContain('**Bob** (');
+    expect(content.text).toContain('I will send the contract to the customer by Friday.');
+    expect(content.text).toContain('## Summaries');
+  });
+
+  it('takes only a personal access token: none is 401, a revoked one 401, extension and session tokens 403', async () => {
+    await expect(connect()).rejects.toMatchObject({ code: 401, message: expect.stringContaining('personal access token') });
+    const bare = await fetch(`${app.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(bare.status).toBe(401);
+    expect(bare.headers.get('www-authenticate')).toBe('Bearer realm="mbox"');
+
+    const revocable = await createToken(ana, 'read', 'soon revoked');
+    const client = await connect(revocable.token);
+    expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+    expect((await app.rest('DELETE', `/v1/access-tokens/${revocable.accessToken.id}`, { token: ana })).status).toBe(200);
+    await expect(client.listTools()).rejects.toMatchObject({ code: 401, message: expect.stringContaining('Access token revoked') });
+    await expect(connect(`${PERSONAL_TOKEN_PREFIX}unknown`)).rejects.toMatchObject({ code: 401, message: expect.stringContaining('Access token unknown') });
+
+    const extension = (await app.rest<{ token: string }>('POST', '/v1/auth/extension-token', { token: ana })).body.token;
+    await expect(connect(extension)).rejects.toMatchObject({ code: 403, message: expect.stringContaining('Extension tokens may only send transcripts') });
+    await expect(connect(ana)).rejects.toMatchObject({ code: 403, message: expect.stringContaining('does not take session tokens') });
+  });
+
+  it('serves POST only: GET and DELETE are 405', async () => {
+    for (const method of ['GET', 'DELETE']) {
+      const response = await fetch(`${app.url}/mcp`, { method, headers: { authorization: `Bearer ${anaRead}`, accept: 'text/event-stream' } });
+      expect(response.status).toBe(405);
+      expect(response.headers.get('allow')).toBe('POST');
+    }
+  });
+});

@@ -1,0 +1,230 @@
+import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  MCP_MEETING_URI_TEMPLATE,
+  MCP_RESOURCE_LIST_LIMIT,
+  mcpAnswerSchema,
+  mcpAskInputSchema,
+  mcpListMeetingsInputSchema,
+  mcpMeetingInputSchema,
+  mcpMeetingListSchema,
+  mcpMeetingUri,
+  mcpSearchInputSchema,
+  mcpSummariesSchema,
+  mcpTranscriptInputSchema,
+  mcpTranscriptPageSchema,
+  searchOutputSchema,
+  type McpAnswer,
+  type McpMeetingList,
+  type McpSummaries,
+  type McpTranscriptPage,
+} from '@mbox/shared';
+import { API_VERSION } from '../../openapi.js';
+import { AppError, ERROR_KINDS } from '../../app-error.js';
+import type { AppDeps } from '../../deps.js';
+import { streamAnswer } from '../ask/service.js';
+import type { AuthUser } from '../auth/service.js';
+import { exportMeeting } from '../export/service.js';
+import { blocksToMarkdown } from '../export/formats/markdown.js';
+import { summaryBlocks } from '../export/summary-blocks.js';
+import { getMeetingMessages, listMeetings } from '../meeting/service.js';
+import { search } from '../search/service.js';
+import { listSummaries } from '../summary/service.js';
+
+/** JSON-RPC error code the MCP specification gives an unknown resource. */
+const RESOURCE_NOT_FOUND = -32002;
+
+interface Caller {
+  deps: AppDeps;
+  user: AuthUser;
+  log: AppDeps['log'];
+  /** Shown in the answer to a failure nobody expected, as the REST API's 500s do. */
+  requestId: string;
+}
+
+/**
+ * What a failure tells the assistant: an AppError's own message (it names the problem: "Meeting not
+ * found", the missing scope, a bad cursor); anything else is logged and answered as the API's 500s are.
+ */
+function failureMessage(caller: Caller, error: unknown, what: string): string {
+  if (error instanceof AppError) return error.message;
+  caller.log.error({ err: error, what }, 'mcp call failed');
+  return `${ERROR_KINDS.INTERNAL_SERVER_ERROR.message} (request id ${caller.requestId})`;
+}
+
+/**
+ * A tool's answer: the structured result, checked by the SDK against the tool's output schema, and the
+ * same as JSON text for clients that read only text (the MCP specification asks for both).
+ */
+async function toolCall<T extends object>(caller: Caller, tool: string, work: () => Promise<T>): Promise<CallToolResult> {
+  try {
+    const result = await work();
+    return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result as Record<string, unknown> };
+  } catch (error) {
+    return { isError: true, content: [{ type: 'text', text: failureMessage(caller, error, tool) }] };
+  }
+}
+
+async function meetingPage(caller: Caller, input: { limit: number; offset: number }): Promise<McpMeetingList> {
+  // One more than asked tells whether another page follows.
+  const meetings = await listMeetings(caller.deps, caller.user.id, { limit: input.limit + 1, offset: input.offset });
+  const more = meetings.length > input.limit;
+  return { meetings: meetings.slice(0, input.limit), nextOffset: more ? input.offset + input.limit : null };
+}
+
+async function transcriptPage(caller: Caller, input: { meetKey: string; cursor?: string | undefined; limit: number }): Promise<McpTranscriptPage> {
+  const page = await getMeetingMessages(caller.deps, caller.user.id, { id: input.meetKey, cursor: input.cursor, limit: input.limit, fromStart: true });
+  return {
+    meeting: page.meet,
+    lines: page.messages.map((m) => ({ key: m.key, speaker: m.user, spokenAt: new Date(m.spokenAt).toISOString(), text: m.text })),
+    nextCursor: page.next,
+    total: page.total,
+  };
+}
+
+async function summaries(caller: Caller, meetKey: string): Promise<McpSummaries> {
+  const list = await listSummaries(caller.deps, caller.user.id, meetKey);
+  return {
+    meetKey,
+    summaries: await Promise.all(
+      list.summaries.map(async (s) => ({
+        docId: s.docId,
+        title: s.title,
+        promptKey: s.promptKey,
+        customPrompt: s.customPrompt,
+        markdown: blocksToMarkdown(await summaryBlocks(s.text)),
+        citations: s.citations,
+        model: s.model,
+      })),
+    ),
+    summariesDisabled: list.summariesDisabled,
+  };
+}
+
+/** Ask over one meeting, as the app's Ask panel does; the streamed answer is collected whole. */
+async function askMeeting(caller: Caller, input: { question: string; meetKey: string }, signal: AbortSignal): Promise<McpAnswer> {
+  for await (const event of streamAnswer(caller.deps, caller.user, { meetingId: input.meetKey, question: input.question, history: [] }, signal)) {
+    if (event.type === 'error') throw new AppError('SERVICE_UNAVAILABLE', event.message);
+    if (event.type === 'done') return { answer: event.answer, citations: event.citations, engine: event.engine };
+  }
+  throw new AppError('SERVICE_UNAVAILABLE', 'The answer ended before it was complete: ask again');
+}
+
+async function meetingMarkdown(caller: Caller, meetKey: string, signal: AbortSignal): Promise<string> {
+  const file = await exportMeeting(caller.deps, caller.user, meetKey, 'md', signal);
+  let text = '';
+  for await (const chunk of file.body) text += String(chunk);
+  return text;
+}
+
+const readOnly = { readOnlyHint: true, openWorldHint: false } as const;
+
+/**
+ * The MCP server of one request, acting as the token's owner (stateless Streamable HTTP: each POST
+ * gets its own). Tools and resources call the services directly, so they answer exactly what the
+ * app and the REST API answer, scoped to the owner: another user's meeting is "Meeting not found".
+ */
+export function buildMcpServer(caller: Caller): McpServer {
+  const server = new McpServer(
+    { name: 'mbox', title: 'Mbox meetings', version: API_VERSION },
+    {
+      instructions:
+        "Mbox holds the user's Google Meet transcripts and their summaries. Find meetings with search_meetings or list_meetings, " +
+        'read them with get_transcript (paged) or get_summaries, and ask questions with ask. Every answer is scoped to the token owner.',
+    },
+  );
+
+  server.registerTool(
+    'search_meetings',
+    {
+      title: 'Search meetings',
+      description: "Full-text search across the user's meetings: transcript lines, comments, titles, participants and summaries. Best first; encrypted meetings are not searched.",
+      inputSchema: mcpSearchInputSchema,
+      outputSchema: searchOutputSchema,
+      annotations: readOnly,
+    },
+    (input) => toolCall(caller, 'search_meetings', () => search(caller.deps, caller.user.id, { q: input.query, limit: input.limit })),
+  );
+
+  server.registerTool(
+    'list_meetings',
+    {
+      title: 'List meetings',
+      description: "The user's meetings, newest first, a page at a time (key, title, Meet code, start and finish in epoch ms, participants).",
+      inputSchema: mcpListMeetingsInputSchema,
+      outputSchema: mcpMeetingListSchema,
+      annotations: readOnly,
+    },
+    (input) => toolCall(caller, 'list_meetings', () => meetingPage(caller, input)),
+  );
+
+  server.registerTool(
+    'get_transcript',
+    {
+      title: 'Read a transcript',
+      description: "A page of a meeting's transcript lines in spoken order, from the first line on; pass nextCursor as cursor to read on.",
+      inputSchema: mcpTranscriptInputSchema,
+      outputSchema: mcpTranscriptPageSchema,
+      annotations: readOnly,
+    },
+    (input) => toolCall(caller, 'get_transcript', () => transcriptPage(caller, input)),
+  );
+
+  server.registerTool(
+    'get_summaries',
+    {
+      title: 'Read summaries',
+      description: "The meeting's stored summaries (minutes, action items, custom questions) as Markdown, oldest first, with the lines they cite.",
+      inputSchema: mcpMeetingInputSchema,
+      outputSchema: mcpSummariesSchema,
+      annotations: readOnly,
+    },
+    (input) => toolCall(caller, 'get_summaries', () => summaries(caller, input.meetKey)),
+  );
+
+  server.registerTool(
+    'ask',
+    {
+      title: 'Ask about a meeting',
+      description:
+        'Answers a question from a meeting\'s transcript, citing the lines it relies on as [n]. Counts as one AI generation of the daily limit when an LLM answers.',
+      inputSchema: mcpAskInputSchema,
+      outputSchema: mcpAnswerSchema,
+      annotations: readOnly,
+    },
+    (input, extra) => toolCall(caller, 'ask', () => askMeeting(caller, input, extra.signal)),
+  );
+
+  server.registerResource(
+    'meeting',
+    new ResourceTemplate(MCP_MEETING_URI_TEMPLATE, {
+      list: async () => {
+        const meetings = await listMeetings(caller.deps, caller.user.id, { limit: MCP_RESOURCE_LIST_LIMIT, offset: 0 });
+        return {
+          resources: meetings.map((m) => ({
+            uri: mcpMeetingUri(m.key),
+            name: m.title || `Meeting ${m.meetCode}`,
+            description: `Google Meet ${m.meetCode}, started ${new Date(m.date).toISOString()}`,
+            mimeType: 'text/markdown',
+          })),
+        };
+      },
+    }),
+    {
+      title: 'Meeting',
+      description: 'A meeting as Markdown: date, participants, its summaries and the whole transcript (the Markdown export).',
+      mimeType: 'text/markdown',
+    },
+    async (uri, variables, extra) => {
+      const meetKey = decodeURIComponent(String(variables.meetKey));
+      try {
+        return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: await meetingMarkdown(caller, meetKey, extra.signal) }] };
+      } catch (error) {
+        if (error instanceof AppError && error.status === 404) throw new McpError(RESOURCE_NOT_FOUND, `${error.message}: ${uri.href}`);
+        throw new McpError(error instanceof AppError && error.status < 500 ? ErrorCode.InvalidParams : ErrorCode.InternalError, failureMessage(caller, error, 'resources/read'));
+      }
+    },
+  );
+
+  return server;
+}
