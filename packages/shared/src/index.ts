@@ -35,3 +35,4 @@ export * from './local-model.js';
 export * from './search.js';
 export * from './account.js';
 export * from './redirect.js';
+export * from './action-items.js';

@@ -1,3 +1,4 @@
+import { actionItemsRouter } from '../modules/action-items/router.js';
 import { aiUsageRouter } from '../modules/ai-usage/router.js';
 import { accountRouter } from '../modules/account/router.js';
 import { authRouter } from '../modules/auth/router.js';
@@ -41,6 +42,7 @@ export const appRouter = router({
   aiUsage: aiUsageRouter,
   account: accountRouter,
   localModel: localModelRouter,
+  actionItems: actionItemsRouter,
 });
 
 export type AppRouter = typeof appRouter;
