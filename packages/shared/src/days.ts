@@ -185,3 +185,21 @@ export function groupByDay<T>(items: readonly T[], dateOf: (item: T) => DateInpu
 export function meetingCountLabel(count: number): string {
   return `(${count} ${count === 1 ? 'meeting' : 'meetings'})`;
 }
+
+const CALENDAR_DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** Whether a yyyy-MM-dd text names a day of the calendar (no 2026-02-30). */
+export function isCalendarDay(text: string): boolean {
+  const match = CALENDAR_DAY.exec(text);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/** A calendar day without a time, as yyyy-MM-dd (due dates, date filters). */
+export const calendarDaySchema = z
+  .string()
+  .trim()
+  .regex(CALENDAR_DAY, 'must be a date written YYYY-MM-DD')
+  .refine(isCalendarDay, 'is not a day of the calendar');

@@ -37,3 +37,4 @@ export * from './account.js';
 export * from './redirect.js';
 export * from './access-tokens.js';
 export * from './mcp.js';
+export * from './action-items.js';

@@ -1,4 +1,5 @@
 import { accessTokensRouter } from '../modules/access-tokens/router.js';
+import { actionItemsRouter } from '../modules/action-items/router.js';
 import { aiUsageRouter } from '../modules/ai-usage/router.js';
 import { accountRouter } from '../modules/account/router.js';
 import { authRouter } from '../modules/auth/router.js';
@@ -43,6 +44,7 @@ export const appRouter = router({
   account: accountRouter,
   localModel: localModelRouter,
   accessTokens: accessTokensRouter,
+  actionItems: actionItemsRouter,
 });
 
 export type AppRouter = typeof appRouter;
