@@ -3,6 +3,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  type ActionItem,
+  type ActionItemPage,
   mcpMeetingUri,
   PERSONAL_TOKEN_PREFIX,
   type McpAnswer,
@@ -14,6 +16,7 @@ import {
 } from '@mbox/shared';
 import { startTestApp, type TestApp } from '../../test/app.js';
 import { seedMeeting } from '../../test/fixtures.js';
+import { extractActionItems } from '../action-items/service.js';
 
 const ANA_LINES = [
   { speaker: 'Ana', text: 'Welcome everyone, today we settle the pricing for the launch.' },
@@ -22,6 +25,14 @@ const ANA_LINES = [
   { speaker: 'Bob', text: 'I will send the contract to the customer by Friday.' },
   { speaker: 'Ana', text: 'Great, and I will update the website afterwards.' },
   { speaker: 'Bob', text: 'Then we are done for today, thanks everyone.' },
+];
+
+const BO_LINES = [
+  { speaker: 'Bo', text: 'The secret pricing of Bo is thirty dollars.' },
+  { speaker: 'Cy', text: 'I will write the secret pricing memo by Monday.' },
+  { speaker: 'Bo', text: 'Good, and I will tell the board on Tuesday.' },
+  { speaker: 'Cy', text: 'Then we keep it quiet until the launch.' },
+  { speaker: 'Bo', text: 'Yes, nothing leaves this room before then.' },
 ];
 
 describe('MCP server at /mcp', () => {
@@ -65,7 +76,13 @@ describe('MCP server at /mcp', () => {
     anaOlder = (await seedMeeting(app, ana, 'mcp-older', [{ speaker: 'Ana', text: 'An older stand-up about hiring.' }], Date.UTC(2026, 10, 10, 9, 0)))
       .meetingKey;
     anaMeeting = (await seedMeeting(app, ana, 'mcp-pricing', ANA_LINES, Date.UTC(2026, 10, 20, 15, 0))).meetingKey;
-    boMeeting = (await seedMeeting(app, bo, 'mcp-bo', [{ speaker: 'Bo', text: 'The secret pricing of Bo.' }])).meetingKey;
+    boMeeting = (await seedMeeting(app, bo, 'mcp-bo', BO_LINES)).meetingKey;
+    // Ended meetings get their action items (the ledger's extraction, run here rather than by its job).
+    for (const [token, sessionId, meetingId] of [[ana, 'mcp-pricing', anaMeeting], [bo, 'mcp-bo', boMeeting]] as const) {
+      const ended = await app.rest('POST', '/v1/transcript/end', { token, body: { sessionId, finishedAt: Date.UTC(2026, 10, 20, 16, 0) } });
+      expect(ended.status).toBe(200);
+      await extractActionItems(app.deps, meetingId);
+    }
     anaRead = (await createToken(ana, 'read')).token;
     anaWrite = (await createToken(ana, 'write')).token;
     // A stored summary for get_summaries (the offline engine writes it).
@@ -81,7 +98,15 @@ describe('MCP server at /mcp', () => {
     const client = await connect(anaRead);
     expect(client.getServerVersion()?.name).toBe('mbox');
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['ask', 'get_summaries', 'get_transcript', 'list_meetings', 'search_meetings']);
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      'ask',
+      'get_summaries',
+      'get_transcript',
+      'list_action_items',
+      'list_meetings',
+      'search_meetings',
+      'update_action_item',
+    ]);
     const transcript = tools.find((t) => t.name === 'get_transcript');
     expect(transcript?.inputSchema.required).toEqual(['meetKey']);
     expect(Object.keys(transcript?.inputSchema.properties ?? {}).sort()).toEqual(['cursor', 'limit', 'meetKey']);
@@ -140,11 +165,12 @@ describe('MCP server at /mcp', () => {
     const result = (await call(client, 'get_summaries', { meetKey: anaMeeting })).structuredContent as McpSummaries;
     expect(result.meetKey).toBe(anaMeeting);
     expect(result.summariesDisabled).toBe(false);
-    expect(result.summaries).toHaveLength(1);
-    expect(result.summaries[0]?.promptKey).toBe('summary');
-    expect(result.summaries[0]?.markdown.length).toBeGreaterThan(20);
-    expect(result.summaries[0]?.markdown).not.toMatch(/<\w+/);
-    expect(result.summaries[0]?.citations.length).toBeGreaterThan(0);
+    // The summary asked for, and the Action Items the ledger's extraction wrote.
+    expect(result.summaries.map((s) => s.promptKey).sort()).toEqual(['action', 'summary']);
+    const summary = result.summaries.find((s) => s.promptKey === 'summary');
+    expect(summary?.markdown.length).toBeGreaterThan(20);
+    expect(summary?.markdown).not.toMatch(/<\w+/);
+    expect(summary?.citations.length).toBeGreaterThan(0);
   });
 
   it('ask answers from the meeting and cites its lines', async () => {
@@ -157,12 +183,50 @@ describe('MCP server at /mcp', () => {
     expect(errorText(await call(client, 'ask', { meetKey: anaMeeting, question: 'why' }))).toContain('question must be at least 6 characters');
   });
 
+  it('list_action_items lists the owner’s items across meetings, filtered', async () => {
+    const client = await connect(anaRead);
+    const page = (await call(client, 'list_action_items', {})).structuredContent as ActionItemPage;
+    expect(page.items.length).toBeGreaterThan(0);
+    expect(new Set(page.items.map((i) => i.meeting.id))).toEqual(new Set([anaMeeting]));
+    expect(page.items.map((i) => i.text).join('\n')).toMatch(/contract/i);
+    const open = (await call(client, 'list_action_items', { status: 'open', meetingId: anaMeeting, limit: 1 })).structuredContent as ActionItemPage;
+    expect(open.items).toHaveLength(1);
+    expect(open.items[0]?.status).toBe('open');
+
+    expect(errorText(await call(client, 'list_action_items', { status: 'closed' }))).toContain('Unknown status: expected one of open, done');
+    expect(errorText(await call(client, 'list_action_items', { dueFrom: '2026-13-40' }))).toContain('dueFrom');
+    expect(errorText(await call(client, 'list_action_items', { cursor: 'not-an-item' }))).toContain('is not a cursor of this list');
+  });
+
+  it('update_action_item needs the write scope, and changes only the owner’s items', async () => {
+    const [item] = ((await call(await connect(anaRead), 'list_action_items', { meetingId: anaMeeting })).structuredContent as ActionItemPage).items;
+    if (!item) throw new Error('no action item extracted');
+
+    const reader = await connect(anaRead);
+    expect(errorText(await call(reader, 'update_action_item', { id: item.id, status: 'done' }))).toBe(
+      'This access token has the read scope: update_action_item changes data and needs the write scope',
+    );
+    expect((await app.deps.db.actionItem.findUniqueOrThrow({ where: { id: item.id } })).status).toBe('open');
+
+    const writer = await connect(anaWrite);
+    const done = (await call(writer, 'update_action_item', { id: item.id, status: 'done', due: '2026-11-27' })).structuredContent as ActionItem;
+    expect(done).toMatchObject({ id: item.id, status: 'done', due: '2026-11-27' });
+    expect((await app.deps.db.actionItem.findUniqueOrThrow({ where: { id: item.id } })).status).toBe('done');
+
+    expect(errorText(await call(writer, 'update_action_item', { id: item.id }))).toContain('nothing to change');
+    expect(errorText(await call(writer, 'update_action_item', { id: item.id, due: 'next week' }))).toContain('due');
+    const boItem = await app.deps.db.actionItem.findFirstOrThrow({ where: { meetingId: boMeeting } });
+    expect(errorText(await call(writer, 'update_action_item', { id: boItem.id, status: 'done' }))).toMatch(/not found/i);
+    expect((await app.deps.db.actionItem.findUniqueOrThrow({ where: { id: boItem.id } })).status).toBe('open');
+  });
+
   it('refuses another user’s meeting and an unknown one as not found, in tools and resources', async () => {
     const client = await connect(anaWrite);
     for (const meetKey of [boMeeting, 'no-such-meeting']) {
       expect(errorText(await call(client, 'get_transcript', { meetKey }))).toBe('Meeting not found');
       expect(errorText(await call(client, 'get_summaries', { meetKey }))).toBe('Meeting not found');
       expect(errorText(await call(client, 'ask', { meetKey, question: 'What is the secret pricing?' }))).toBe('Meeting not found');
+      expect(errorText(await call(client, 'list_action_items', { meetingId: meetKey }))).toBe('Meeting not found');
       await expect(client.readResource({ uri: mcpMeetingUri(meetKey) })).rejects.toMatchObject({ code: -32002, message: expect.stringContaining('Meeting not found') });
     }
     const search = (await call(client, 'search_meetings', { query: 'secret' })).structuredContent as SearchOutput;

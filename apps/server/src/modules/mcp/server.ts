@@ -1,6 +1,9 @@
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import {
+  actionItemListInputSchema,
+  actionItemPageSchema,
+  actionItemSchema,
   MCP_MEETING_URI_TEMPLATE,
   MCP_RESOURCE_LIST_LIMIT,
   mcpAnswerSchema,
@@ -14,6 +17,8 @@ import {
   mcpTranscriptInputSchema,
   mcpTranscriptPageSchema,
   searchOutputSchema,
+  updateActionItemInputSchema,
+  type ActionItemFilter,
   type McpAnswer,
   type McpMeetingList,
   type McpSummaries,
@@ -22,12 +27,14 @@ import {
 import { API_VERSION } from '../../openapi.js';
 import { AppError, ERROR_KINDS } from '../../app-error.js';
 import type { AppDeps } from '../../deps.js';
+import { requireWriteScope } from '../access-tokens/service.js';
+import { listActionItems, updateActionItem } from '../action-items/service.js';
 import { streamAnswer } from '../ask/service.js';
 import type { AuthUser } from '../auth/service.js';
 import { exportMeeting } from '../export/service.js';
 import { blocksToMarkdown } from '../export/formats/markdown.js';
 import { summaryBlocks } from '../export/summary-blocks.js';
-import { getMeetingMessages, listMeetings } from '../meeting/service.js';
+import { findOwnMeeting, getMeetingMessages, listMeetings } from '../meeting/service.js';
 import { search } from '../search/service.js';
 import { listSummaries } from '../summary/service.js';
 
@@ -108,6 +115,12 @@ async function askMeeting(caller: Caller, input: { question: string; meetKey: st
     if (event.type === 'done') return { answer: event.answer, citations: event.citations, engine: event.engine };
   }
   throw new AppError('SERVICE_UNAVAILABLE', 'The answer ended before it was complete: ask again');
+}
+
+/** The ledger's page; a meeting filter naming another user's meeting (or none) is "Meeting not found", not an empty page. */
+async function actionItems(caller: Caller, filter: ActionItemFilter) {
+  if (filter.meetingId) await findOwnMeeting(caller.deps, caller.user.id, filter.meetingId);
+  return listActionItems(caller.deps, caller.user.id, filter);
 }
 
 async function meetingMarkdown(caller: Caller, meetKey: string, signal: AbortSignal): Promise<string> {
@@ -193,6 +206,39 @@ export function buildMcpServer(caller: Caller): McpServer {
       annotations: readOnly,
     },
     (input, extra) => toolCall(caller, 'ask', () => askMeeting(caller, input, extra.signal)),
+  );
+
+  server.registerTool(
+    'list_action_items',
+    {
+      title: 'List action items',
+      description:
+        "The user's action items across meetings (text, owner, due day YYYY-MM-DD, status open or done, meeting, source line), newest meeting first. " +
+        'Filters combine: owner, status, meetingId (a meeting key), dueFrom and dueTo; pass nextCursor as cursor for the next page.',
+      inputSchema: actionItemListInputSchema,
+      outputSchema: actionItemPageSchema,
+      annotations: readOnly,
+    },
+    (input) => toolCall(caller, 'list_action_items', () => actionItems(caller, input)),
+  );
+
+  server.registerTool(
+    'update_action_item',
+    {
+      title: 'Update an action item',
+      description:
+        'Changes an action item: mark it done or open again (status), or set its text, owner or due day (YYYY-MM-DD; null clears it). ' +
+        'Needs a token with the write scope.',
+      inputSchema: updateActionItemInputSchema,
+      outputSchema: actionItemSchema,
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    (input) =>
+      toolCall(caller, 'update_action_item', async () => {
+        requireWriteScope(caller.user, 'update_action_item changes data and');
+        const { id, ...patch } = input;
+        return updateActionItem(caller.deps, caller.user.id, id, patch);
+      }),
   );
 
   server.registerResource(
