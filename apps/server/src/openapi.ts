@@ -21,6 +21,7 @@ const PAGE_FAILURES = [415, 422, 502, 503, 504];
  */
 const extraStatuses: Record<string, number[]> = {
   'summary.generate': AI_FAILURES,
+  'ask.all': AI_FAILURES,
   'summary.regenerate': AI_FAILURES,
   'summary.regenerateWithSettings': AI_FAILURES,
   'summary.translate': AI_FAILURES,

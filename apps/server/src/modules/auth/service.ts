@@ -243,6 +243,13 @@ export async function authenticateBearer(deps: AppDeps, token: string): Promise<
   return authenticateAccessToken(deps, token);
 }
 
+/** The account of `userId` as procedures see it, for callers that hold only its id (tools outside tRPC); 404 when it is gone. */
+export async function authUserById(deps: AppDeps, userId: string): Promise<AuthUser> {
+  const user = await deps.db.user.findUnique({ where: { id: userId } });
+  if (!user) throw new AppError('NOT_FOUND', 'User not found');
+  return { ...pickAuthUser(user), via: 'session' };
+}
+
 export async function getPublicUser(deps: AppDeps, userId: string): Promise<PublicUser> {
   const user = await deps.db.user.findUniqueOrThrow({ where: { id: userId } });
   return toPublicUser(user);
