@@ -1,10 +1,8 @@
 import { z } from 'zod';
-import { MAX_ASK_QUESTION_LENGTH, askCitationSchema } from './ask.js';
-import { aiEngineSchema } from './generation.js';
+import { askAllInputSchema } from './ask.js';
 import { MESSAGE_CURSOR_PATTERN, MESSAGE_PAGE_MAX_LIMIT, meetingIdSchema, meetingSchema } from './meeting.js';
 import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, SEARCH_QUERY_MAX } from './search.js';
 import { summaryCitationSchema } from './summary.js';
-import { MIN_QUESTION_LENGTH } from './ui-messages.js';
 
 /*
  * The MCP server's tools (`/mcp`, docs/mcp.md): their input and output schemas. The server hands them
@@ -107,20 +105,21 @@ export const mcpSummariesSchema = z.object({
 });
 export type McpSummaries = z.infer<typeof mcpSummariesSchema>;
 
-export const mcpAskInputSchema = z.strictObject({
-  question: z
-    .string()
-    .trim()
-    .min(MIN_QUESTION_LENGTH, `question must be at least ${MIN_QUESTION_LENGTH} characters`)
-    .max(MAX_ASK_QUESTION_LENGTH, `question must be at most ${MAX_ASK_QUESTION_LENGTH} characters`)
-    .describe('A question about what was said'),
-  meetKey: meetKey.describe('The meeting to ask about'),
-});
-
-export const mcpAnswerSchema = z.object({
-  answer: z.string(),
-  /** The lines the answer cites as [n]. */
-  citations: z.array(askCitationSchema),
-  engine: aiEngineSchema,
-});
-export type McpAnswer = z.infer<typeof mcpAnswerSchema>;
+/**
+ * The ask tool: a question about one meeting (meetKey), or across all of the user's meetings, where
+ * from/to (or a date phrase in the question) restrict the meetings searched, as in the app.
+ */
+export const mcpAskInputSchema = z
+  .strictObject({
+    question: askAllInputSchema.shape.question.describe(
+      'A question about what was said, e.g. "What did we decide about pricing last month?"; a date phrase restricts the meetings searched',
+    ),
+    meetKey: meetKey.optional().describe('Ask about this meeting only; leave it out to ask across all meetings'),
+    from: askAllInputSchema.shape.from.describe('First day (YYYY-MM-DD, the user\'s time zone) of the meetings searched, across meetings'),
+    to: askAllInputSchema.shape.to.describe('Last day (YYYY-MM-DD) of the meetings searched, across meetings'),
+  })
+  .refine((input) => input.meetKey === undefined || (input.from === undefined && input.to === undefined), {
+    path: ['meetKey'],
+    message: 'meetKey cannot be combined with from or to: a period restricts a question across meetings',
+  });
+export type McpAskInput = z.output<typeof mcpAskInputSchema>;

@@ -4,7 +4,7 @@ import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import { getTRPCErrorFromUnknown } from '@trpc/server/unstable-core-do-not-import';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { ZodError } from 'zod';
-import { describeIssues, isPremiumActive, normalizeStrings, type ApiErrorData } from '@mbox/shared';
+import { describeIssues, isPremiumActive, normalizeStrings, type ApiErrorData, type PersonalTokenScope } from '@mbox/shared';
 import { AppError, ERROR_KINDS, type InputIssue } from '../app-error.js';
 import { requireWriteScope } from '../modules/access-tokens/service.js';
 import type { AuthUser } from '../modules/auth/service.js';
@@ -36,10 +36,11 @@ export function trpcErrorOf(cause: unknown): TRPCError {
 }
 
 /**
- * A procedure's meta: its REST operation, and `writes` for a subscription that stores something (a
- * personal access token needs the write scope for it, as for every mutation).
+ * A procedure's meta: its REST operation, and the scope a personal access token needs to call it when
+ * it is not the usual one (write for mutations, read for the rest): a subscription that stores
+ * something needs write, a question asked by POST needs only read.
  */
-export type ProcedureMeta = OpenApiMeta & { writes?: boolean };
+export type ProcedureMeta = OpenApiMeta & { scope?: PersonalTokenScope };
 
 const t = initTRPC
   .context<Context>()
@@ -126,9 +127,9 @@ const callBoundary = t.middleware(async ({ ctx, type, path, getRawInput, next })
 /** Every procedure starts here; the levels below decide who may call. */
 const procedure = t.procedure.use(callBoundary);
 
-/** A `read` personal access token may make queries and the subscriptions that only read (403 otherwise). */
+/** A `read` personal access token may make the calls that only read (403 naming the scope otherwise). */
 function checkTokenScope(user: AuthUser, type: 'query' | 'mutation' | 'subscription', path: string, meta: ProcedureMeta | undefined): void {
-  if (type === 'mutation' || meta?.writes) requireWriteScope(user, `${path} changes data and`);
+  if ((meta?.scope ?? (type === 'mutation' ? 'write' : 'read')) === 'write') requireWriteScope(user, `${path} changes data and`);
 }
 
 /**

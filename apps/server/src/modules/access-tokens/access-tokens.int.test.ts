@@ -50,6 +50,10 @@ describe('personal access tokens', () => {
     expect(list.status).toBe(200);
     expect(list.body.map((m) => m.key)).toContain(meetingKey);
     expect((await app.trpc(read).meeting.get.query({ id: meetingKey })).meet.key).toBe(meetingKey);
+    // A question across meetings is a POST, but changes nothing: the read scope may ask it.
+    const asked = await app.rest<{ citations: { meetingId: string }[] }>('POST', '/v1/ask', { token: read, body: { question: 'What about the budget?' } });
+    expect(asked.status).toBe(200);
+    expect(asked.body.citations.map((c) => c.meetingId)).toContain(meetingKey);
 
     const deleted = await app.rest<ErrorBody>('DELETE', `/v1/meeting/${meetingKey}`, { token: read });
     expect(deleted.status).toBe(403);

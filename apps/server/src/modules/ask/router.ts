@@ -24,6 +24,8 @@ export const askRouter = router({
         summary:
           "Ask a question across all of the user's meetings: an answer whose points cite meeting, time and line; a date phrase or from/to restricts the meetings (encrypted meetings are left out)",
       },
+      // A question changes nothing (it is a POST for its body): a read-scoped access token may ask.
+      scope: 'read',
     })
     .input(askAllInputSchema)
     .output(askAllAnswerSchema)

@@ -7,7 +7,7 @@ import {
   type ActionItemPage,
   mcpMeetingUri,
   PERSONAL_TOKEN_PREFIX,
-  type McpAnswer,
+  type AskAllAnswer,
   type McpMeetingList,
   type McpSummaries,
   type McpTranscriptPage,
@@ -173,14 +173,40 @@ describe('MCP server at /mcp', () => {
     expect(summary?.citations.length).toBeGreaterThan(0);
   });
 
-  it('ask answers from the meeting and cites its lines', async () => {
+  it('ask answers about one meeting and cites its lines', async () => {
     const client = await connect(anaRead);
     const result = await call(client, 'ask', { meetKey: anaMeeting, question: 'What did Bob promise to send?' });
-    const answer = result.structuredContent as McpAnswer;
+    const answer = result.structuredContent as AskAllAnswer;
     expect(answer.engine).toBe('offline');
-    expect(answer.citations.map((c) => c.text)).toContain('I will send the contract to the customer by Friday.');
+    expect(answer.scope).toEqual({ range: null, meetings: 1, encryptedMeetings: 0 });
+    const cited = answer.citations.find((c) => c.text === 'I will send the contract to the customer by Friday.');
+    expect(cited).toMatchObject({ meetingId: anaMeeting, speaker: 'Bob' });
     expect(answer.answer).toMatch(/\[\d+\]/);
     expect(errorText(await call(client, 'ask', { meetKey: anaMeeting, question: 'why' }))).toContain('question must be at least 6 characters');
+    expect(errorText(await call(client, 'ask', { meetKey: anaMeeting, question: 'What was decided?', from: '2026-11-01' }))).toContain(
+      'meetKey cannot be combined with from or to',
+    );
+  });
+
+  it('ask answers across the owner’s meetings, within a period when given one', async () => {
+    const client = await connect(anaRead);
+    const all = (await call(client, 'ask', { question: 'What was said about hiring and the contract?' })).structuredContent as AskAllAnswer;
+    expect(all.scope.meetings).toBe(2);
+    const meetings = new Set(all.citations.map((c) => c.meetingId));
+    expect(meetings).toEqual(new Set([anaMeeting, anaOlder]));
+
+    const later = (await call(client, 'ask', { question: 'What was said about hiring?', from: '2026-11-15', to: '2026-11-30' }))
+      .structuredContent as AskAllAnswer;
+    expect(later.scope).toMatchObject({ meetings: 1, range: { said: null } });
+    expect(later.citations.map((c) => c.meetingId)).not.toContain(anaOlder);
+
+    // Bo's meeting says "secret pricing": never searched for Ana.
+    const secret = (await call(client, 'ask', { question: 'What is the secret pricing of Bo?' })).structuredContent as AskAllAnswer;
+    expect(secret.citations.map((c) => c.meetingId)).not.toContain(boMeeting);
+    expect(secret.answer).not.toContain('thirty');
+
+    expect(errorText(await call(client, 'ask', { question: 'What was decided?', from: '2026-11-30', to: '2026-11-01' }))).toContain('to must not be before from');
+    expect(errorText(await call(client, 'ask', { question: 'What was decided?', from: 'last week' }))).toContain('from must be a calendar date');
   });
 
   it('list_action_items lists the owner’s items across meetings, filtered', async () => {

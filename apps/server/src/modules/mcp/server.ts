@@ -6,7 +6,7 @@ import {
   actionItemSchema,
   MCP_MEETING_URI_TEMPLATE,
   MCP_RESOURCE_LIST_LIMIT,
-  mcpAnswerSchema,
+  askAllAnswerSchema,
   mcpAskInputSchema,
   mcpListMeetingsInputSchema,
   mcpMeetingInputSchema,
@@ -19,7 +19,8 @@ import {
   searchOutputSchema,
   updateActionItemInputSchema,
   type ActionItemFilter,
-  type McpAnswer,
+  type AskAllAnswer,
+  type McpAskInput,
   type McpMeetingList,
   type McpSummaries,
   type McpTranscriptPage,
@@ -29,6 +30,7 @@ import { AppError, ERROR_KINDS } from '../../app-error.js';
 import type { AppDeps } from '../../deps.js';
 import { requireWriteScope } from '../access-tokens/service.js';
 import { listActionItems, updateActionItem } from '../action-items/service.js';
+import { askAll } from '../ask/all-meetings.js';
 import { streamAnswer } from '../ask/service.js';
 import type { AuthUser } from '../auth/service.js';
 import { exportMeeting } from '../export/service.js';
@@ -108,11 +110,19 @@ async function summaries(caller: Caller, meetKey: string): Promise<McpSummaries>
   };
 }
 
-/** Ask over one meeting, as the app's Ask panel does; the streamed answer is collected whole. */
-async function askMeeting(caller: Caller, input: { question: string; meetKey: string }, signal: AbortSignal): Promise<McpAnswer> {
-  for await (const event of streamAnswer(caller.deps, caller.user, { meetingId: input.meetKey, question: input.question, history: [] }, signal)) {
+/**
+ * A question across the user's meetings (as the app's header asks it), or about one meeting (as its
+ * Ask panel does, the streamed answer collected whole and its citations given their meeting).
+ */
+async function ask(caller: Caller, input: McpAskInput, signal: AbortSignal): Promise<AskAllAnswer> {
+  if (input.meetKey === undefined) return askAll(caller.deps, caller.user, { question: input.question, from: input.from, to: input.to }, { signal });
+  const meeting = await findOwnMeeting(caller.deps, caller.user.id, input.meetKey);
+  const scope = { range: null, meetings: 1, encryptedMeetings: 0 };
+  for await (const event of streamAnswer(caller.deps, caller.user, { meetingId: meeting.id, question: input.question, history: [] }, signal)) {
     if (event.type === 'error') throw new AppError('SERVICE_UNAVAILABLE', event.message);
-    if (event.type === 'done') return { answer: event.answer, citations: event.citations, engine: event.engine };
+    if (event.type !== 'done') continue;
+    const about = { meetingId: meeting.id, meetingTitle: meeting.title, meetingDate: meeting.startedAt.getTime() };
+    return { answer: event.answer, citations: event.citations.map((c) => ({ ...c, ...about })), engine: event.engine, scope };
   }
   throw new AppError('SERVICE_UNAVAILABLE', 'The answer ended before it was complete: ask again');
 }
@@ -198,14 +208,17 @@ export function buildMcpServer(caller: Caller): McpServer {
   server.registerTool(
     'ask',
     {
-      title: 'Ask about a meeting',
+      title: 'Ask about meetings',
       description:
-        'Answers a question from a meeting\'s transcript, citing the lines it relies on as [n]. Counts as one AI generation of the daily limit when an LLM answers.',
+        "Answers a question from the user's meetings, citing the lines it relies on as [n] (each citation names its meeting, time and speaker). " +
+        'Across all meetings by default, where a date phrase ("last month", "in October") or from/to restricts the meetings searched; ' +
+        'with meetKey about that meeting only. Encrypted meetings are left out and the answer says so. ' +
+        'Counts as one AI generation of the daily limit when an LLM answers.',
       inputSchema: mcpAskInputSchema,
-      outputSchema: mcpAnswerSchema,
+      outputSchema: askAllAnswerSchema,
       annotations: readOnly,
     },
-    (input, extra) => toolCall(caller, 'ask', () => askMeeting(caller, input, extra.signal)),
+    (input, extra) => toolCall(caller, 'ask', () => ask(caller, input, extra.signal)),
   );
 
   server.registerTool(
