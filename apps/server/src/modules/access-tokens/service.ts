@@ -15,7 +15,7 @@ import type { AuthUser } from '../auth/service.js';
 import { authUserSelect, CredentialRefused, sha256 } from '../auth/sessions.js';
 
 /*
- * Personal access tokens (docs/api.md, "Personal access tokens"): long-lived bearer credentials an
+ * Personal access tokens (docs/mcp.md, "Personal access tokens"): long-lived bearer credentials an
  * owner creates for scripts and AI assistants (the REST API and /mcp), each named and of one scope.
  * Stored as extension tokens are: only the SHA-256 of the secret, so it is shown once.
  */
