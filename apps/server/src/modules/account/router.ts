@@ -15,7 +15,7 @@ export const accountRouter = router({
         tags,
         protect: true,
         summary:
-          'Delete the account for good: body { confirm: <the account e-mail> }. Cancels paid subscriptions at once, removes every meeting, summary, recap (and its outbox file), webhook, session and extension token',
+          'Delete the account for good: body { confirm: <the account e-mail> }. Cancels paid subscriptions at once, removes every meeting, summary, recap (and its outbox file), webhook, session, extension token and personal access token',
       },
     })
     .input(deleteAccountInputSchema)
