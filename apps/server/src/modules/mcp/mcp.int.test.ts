@@ -299,6 +299,26 @@ describe('MCP server at /mcp', () => {
     await expect(connect(ana)).rejects.toMatchObject({ code: 403, message: expect.stringContaining('does not take session tokens') });
   });
 
+  it('answers malformed requests with a 4xx naming the problem', async () => {
+    const post = async (body: string, headers: Record<string, string> = {}) => {
+      const response = await fetch(`${app.url}/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${anaRead}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        body,
+      });
+      return { status: response.status, text: await response.text() };
+    };
+    expect(await post('{"jsonrpc":')).toMatchObject({ status: 400, text: expect.stringContaining('Body is not valid JSON') });
+    expect(await post('{"hello":1}')).toMatchObject({ status: 400, text: expect.stringContaining('Invalid JSON-RPC message') });
+    expect(await post('[]')).toMatchObject({ status: 400, text: expect.stringContaining('an empty batch holds no message') });
+    const list = '{"jsonrpc":"2.0","id":1,"method":"tools/list"}';
+    expect(await post(list, { accept: 'application/json' })).toMatchObject({ status: 406, text: expect.stringContaining('must accept both') });
+    expect(await post(list, { 'content-type': 'text/plain' })).toMatchObject({ status: 415, text: expect.stringContaining('Content-Type must be application/json') });
+    const unknownTool = await post('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"drop_tables","arguments":{}}}');
+    expect(unknownTool.status).toBe(200);
+    expect(JSON.parse(unknownTool.text)).toMatchObject({ id: 2, result: { isError: true, content: [{ text: 'MCP error -32602: Tool drop_tables not found' }] } });
+  });
+
   it('serves POST only: GET and DELETE are 405', async () => {
     for (const method of ['GET', 'DELETE']) {
       const response = await fetch(`${app.url}/mcp`, { method, headers: { authorization: `Bearer ${anaRead}`, accept: 'text/event-stream' } });

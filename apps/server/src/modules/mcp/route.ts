@@ -1,4 +1,5 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { MCP_PATH } from '@mbox/shared';
 import type { AppDeps } from '../../deps.js';
@@ -49,6 +50,10 @@ export function registerMcpRoute(app: FastifyApp, deps: AppDeps): void {
   app.post(MCP_PATH, async (request, reply) => {
     const user = await mcpUser(deps, request, reply);
     if (!user) return reply;
+    // The SDK takes an empty batch for notifications only and answers 202: it is no message at all.
+    if (Array.isArray(request.body) && request.body.length === 0) {
+      return reply.status(400).send({ jsonrpc: '2.0', error: { code: ErrorCode.InvalidRequest, message: 'Invalid Request: an empty batch holds no message' }, id: null });
+    }
     const server = buildMcpServer({ deps, user, log: request.log as AppDeps['log'], requestId: request.id });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
@@ -60,6 +65,7 @@ export function registerMcpRoute(app: FastifyApp, deps: AppDeps): void {
     reply
       .status(405)
       .header('allow', 'POST')
+      // -32000: the code the SDK's transport gives its own refusals (406, 415).
       .send({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP server is stateless, send every message by POST' }, id: null });
   app.get(MCP_PATH, methodNotAllowed);
   app.delete(MCP_PATH, methodNotAllowed);
