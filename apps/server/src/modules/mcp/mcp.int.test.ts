@@ -207,6 +207,7 @@ describe('MCP server at /mcp', () => {
 
     expect(errorText(await call(client, 'ask', { question: 'What was decided?', from: '2026-11-30', to: '2026-11-01' }))).toContain('to must not be before from');
     expect(errorText(await call(client, 'ask', { question: 'What was decided?', from: 'last week' }))).toContain('from must be a calendar date');
+    expect(errorText(await call(client, 'ask', { question: `Why ${'so '.repeat(400)}?` }))).toContain('question must be at most 1000 characters');
   });
 
   it('list_action_items lists the owner’s items across meetings, filtered', async () => {
