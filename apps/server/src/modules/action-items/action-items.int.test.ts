@@ -3,7 +3,7 @@ import type { ActionItem, ActionItemFacets, ActionItemPage, FromLastTime } from 
 import type { Webhook, WebhookPayload } from '@mbox/shared/webhooks';
 import { loadQmsumMeeting } from '../../ai/eval/qmsum.js';
 import { startTestApp, type TestApp } from '../../test/app.js';
-import { startOpenAiTestServer, testLlmConfig, type OpenAiTestServer } from '../../test/openai-server.js';
+import { isActionItemsRequest, startOpenAiTestServer, testLlmConfig, type OpenAiTestServer } from '../../test/openai-server.js';
 import { startSmtpServer, type TestSmtpServer } from '../../test/smtp-server.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../test/webhook-receiver.js';
 import { extractActionItems } from './service.js';
@@ -324,7 +324,7 @@ describe('action items with an OpenAI-compatible LLM', () => {
     // The model answers Action Items as its prompt asks, citing the numbered lines it read.
     llm = await startOpenAiTestServer({
       responder: (body) =>
-        body.messages.some((m) => m.content.includes('List the action items'))
+        isActionItemsRequest(body)
           ? '- **Ben**: fix the export bugs by Friday [4]\n- **Ana**: announce the launch to customers next Tuesday [5]\n- order cake for the launch'
           : 'A summary.',
     });

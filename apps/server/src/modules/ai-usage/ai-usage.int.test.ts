@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAILY_LIMIT_REACHED, type AiUsage, type AskStreamEvent, type Summary } from '@mbox/shared';
 import { startTestApp, type TestApp } from '../../test/app.js';
 import { makePremium, seedMeeting, type SeedLine } from '../../test/fixtures.js';
-import { startOpenAiTestServer, testLlmConfig, type OpenAiTestServer, type RecordedRequest } from '../../test/openai-server.js';
+import { isActionItemsRequest, startOpenAiTestServer, testLlmConfig, type OpenAiTestServer, type RecordedRequest } from '../../test/openai-server.js';
 import { startSmtpServer, type TestSmtpServer } from '../../test/smtp-server.js';
 import { usageDay } from '../../trpc/rate-limit.js';
 import type { AuthUser } from '../auth/service.js';
@@ -94,7 +94,7 @@ describe('AI metering with an OpenAI-compatible LLM', () => {
     const token = await app.signIn(email);
     const before = llm.requests.length;
     // Each ended meeting also has its action items read (docs/action-items.md): LLM requests that take tokens, not generations.
-    const summaryRequests = () => llm.requests.slice(before).filter((r) => !r.body.messages.some((m) => m.content.includes('List the action items')));
+    const summaryRequests = () => llm.requests.slice(before).filter((r) => !isActionItemsRequest(r.body));
     const meetings: string[] = [];
     const recapsSettled = async () => {
       const { recaps } = await app.trpc(token).recap.list.query({});
