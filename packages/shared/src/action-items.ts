@@ -103,7 +103,7 @@ export const actionItemFacetsSchema = z.object({
 });
 export type ActionItemFacets = z.infer<typeof actionItemFacetsSchema>;
 
-/** The changes of actionItems.update; at least one. `due: null` clears the due day. */
+/** The changes of actionItems.update; `due: null` clears the due day. None changes nothing (the item is answered as it is). */
 export const actionItemPatchSchema = z.strictObject({
   text: actionItemTextSchema.optional(),
   owner: actionItemOwnerSchema.optional(),
@@ -113,12 +113,7 @@ export const actionItemPatchSchema = z.strictObject({
 export type ActionItemPatch = z.infer<typeof actionItemPatchSchema>;
 
 /** actionItems.update / PATCH /v1/action-items/{id} */
-export const updateActionItemInputSchema = actionItemPatchSchema
-  .extend({ id: actionItemIdSchema })
-  .refine((input) => Object.keys(input).some((key) => key !== 'id'), {
-    path: ['text'],
-    message: 'nothing to change: give text, owner, due or status',
-  });
+export const updateActionItemInputSchema = actionItemPatchSchema.extend({ id: actionItemIdSchema });
 export type UpdateActionItemInput = z.input<typeof updateActionItemInputSchema>;
 
 /** actionItems.markDone / POST /v1/action-items/{id}/done: done (default) or open again. */
@@ -128,7 +123,7 @@ export const markActionItemDoneInputSchema = z.strictObject({
 });
 export type MarkActionItemDoneInput = z.input<typeof markActionItemDoneInputSchema>;
 
-/** actionItems.fromLastTime / GET /v1/action-items/from-last-time/{meetingId} */
+/** actionItems.fromLastTime / GET /v1/action-items/from-last-time?meetingId= */
 export const fromLastTimeInputSchema = z.strictObject({ meetingId: meetingIdSchema });
 
 /**

@@ -186,13 +186,12 @@ export function meetingCountLabel(count: number): string {
   return `(${count} ${count === 1 ? 'meeting' : 'meetings'})`;
 }
 
-const CALENDAR_DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const CALENDAR_DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** Whether a yyyy-MM-dd text names a day of the calendar (no 2026-02-30). */
 export function isCalendarDay(text: string): boolean {
-  const match = CALENDAR_DAY.exec(text);
-  if (!match) return false;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  if (!CALENDAR_DAY.test(text)) return false;
+  const [year, month, day] = text.split('-').map(Number) as [number, number, number];
   const date = new Date(Date.UTC(year, month - 1, day));
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }

@@ -67,6 +67,7 @@ interface Account {
 /** The kind of id a path parameter is, from the operation's path. */
 function idKind(path: string, name: string): string {
   if (name === 'id') {
+    if (path.startsWith('/action-items')) return 'actionItem';
     if (path.includes('/message/')) return 'message';
     if (path.startsWith('/auth/sessions')) return 'session';
     if (path.startsWith('/auth/extension-tokens')) return 'extensionToken';
@@ -93,6 +94,21 @@ async function ownIds(app: TestApp, email: string, token: string): Promise<Recor
   const summary = await app.deps.db.summary.create({ data: { meetingId: meetingKey, promptKey: 'summary', title: 'Summary', text: '<p>s</p>' } });
   const accessToken = await app.rest<{ accessToken: { id: string } }>('POST', '/v1/access-tokens', { token, body: { name: 'capture', scope: 'read' } });
   if (accessToken.status !== 200) throw new Error(`access token: ${accessToken.status}`);
+  const meeting = await app.deps.db.meeting.findUniqueOrThrow({ where: { id: meetingKey } });
+  const actionItem = await app.deps.db.actionItem.create({
+    data: {
+      userId: user.id,
+      meetingId: meetingKey,
+      meetingStartedAt: meeting.startedAt,
+      position: 0,
+      sourceKey: `line:${messages[1]!.key}`,
+      text: 'Plan the launch',
+      owner: 'Bo',
+      messageId: messages[1]!.key,
+      speaker: 'Bo',
+      spokenAt: new Date(messages[1]!.spokenAt),
+    },
+  });
   return {
     meeting: meetingKey,
     message: messages[0]!.key,
@@ -101,6 +117,7 @@ async function ownIds(app: TestApp, email: string, token: string): Promise<Recor
     webhook: webhook.id,
     summaryKey: summary.id,
     accessToken: accessToken.body.accessToken.id,
+    actionItem: actionItem.id,
   };
 }
 

@@ -3,6 +3,8 @@ import type { ActionItem, ActionItemFacets, ActionItemPage, FromLastTime } from 
 import type { Webhook, WebhookPayload } from '@mbox/shared/webhooks';
 import { loadQmsumMeeting } from '../../ai/eval/qmsum.js';
 import { startTestApp, type TestApp } from '../../test/app.js';
+import { isActionItemsRequest, startOpenAiTestServer, testLlmConfig, type OpenAiTestServer } from '../../test/openai-server.js';
+import { startSmtpServer, type TestSmtpServer } from '../../test/smtp-server.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../test/webhook-receiver.js';
 import { extractActionItems } from './service.js';
 
@@ -35,6 +37,49 @@ interface MeetingSpec {
   from?: number;
 }
 
+/** Captures a meeting as the extension does; answers its id. */
+async function capture_(app: TestApp, token: string, spec: MeetingSpec): Promise<string> {
+  const startedAt = spec.startedAt ?? TUESDAY;
+  const { status, body } = await app.rest<{ meetingKey: string }>('POST', '/v1/transcript/lines', {
+    token,
+    body: {
+      meeting: { sessionId: spec.sessionId, meetCode: spec.meetCode ?? 'abc-defg-hij', startedAt, title: `Meeting ${spec.sessionId}`, participants: spec.participants ?? ['Ana', 'Ben'] },
+      lines: spec.lines.map(([speaker, text], i) => ({
+        captionId: `c${(spec.from ?? 0) + i}`,
+        revision: 0,
+        speaker,
+        text,
+        spokenAt: startedAt + ((spec.from ?? 0) + i) * 10_000,
+        final: true,
+      })),
+    },
+  });
+  expect(status, JSON.stringify(body)).toBe(200);
+  return body.meetingKey;
+}
+
+/** States of the meeting's extraction jobs. */
+async function extractionStates(app: TestApp, meetingId: string): Promise<string[]> {
+  const rows = await app.deps.db.$queryRaw<{ state: string }[]>`
+    SELECT state::text FROM pgboss.job WHERE name = 'action-items-extract' AND data->>'meetingId' = ${meetingId}`;
+  return rows.map((r) => r.state);
+}
+
+/** Ends the meeting through the extension's call and waits for its `runs`-th extraction to finish. */
+async function endAndExtract_(app: TestApp, token: string, meetingId: string, sessionId: string, runs = 1): Promise<void> {
+  const ended = await app.rest('POST', '/v1/transcript/end', { token, body: { sessionId, finishedAt: TUESDAY + 30 * 60_000 } });
+  expect(ended.status, JSON.stringify(ended.body)).toBe(200);
+  await expect
+    .poll(async () => (await extractionStates(app, meetingId)).filter((s) => s === 'completed').length, { timeout: 60_000, interval: 250 })
+    .toBe(runs);
+}
+
+async function listItems(app: TestApp, token: string, query = ''): Promise<ActionItemPage> {
+  const response = await app.rest<ActionItemPage & ErrorBody>('GET', `/v1/action-items${query}`, { token });
+  expect(response.status, JSON.stringify(response.body)).toBe(200);
+  return response.body;
+}
+
 describe('action-item ledger', () => {
   let app: TestApp;
   let receiver: WebhookReceiver;
@@ -55,45 +100,9 @@ describe('action-item ledger', () => {
     receiver.requests.length = 0;
   });
 
-  /** Captures a meeting as the extension does; answers its id. */
-  const capture = async (token: string, spec: MeetingSpec) => {
-    const startedAt = spec.startedAt ?? TUESDAY;
-    const { status, body } = await app.rest<{ meetingKey: string }>('POST', '/v1/transcript/lines', {
-      token,
-      body: {
-        meeting: { sessionId: spec.sessionId, meetCode: spec.meetCode ?? 'abc-defg-hij', startedAt, title: `Meeting ${spec.sessionId}`, participants: spec.participants ?? ['Ana', 'Ben'] },
-        lines: spec.lines.map(([speaker, text], i) => ({
-          captionId: `c${(spec.from ?? 0) + i}`,
-          revision: 0,
-          speaker,
-          text,
-          spokenAt: startedAt + ((spec.from ?? 0) + i) * 10_000,
-          final: true,
-        })),
-      },
-    });
-    expect(status, JSON.stringify(body)).toBe(200);
-    return body.meetingKey;
-  };
-  /** States of the meeting's extraction jobs. */
-  const extractionStates = async (meetingId: string) =>
-    (
-      await app.deps.db.$queryRaw<{ state: string }[]>`
-        SELECT state::text FROM pgboss.job WHERE name = 'action-items-extract' AND data->>'meetingId' = ${meetingId}`
-    ).map((r) => r.state);
-  /** Ends the meeting through the extension's call and waits for its `runs`-th extraction to finish. */
-  const endAndExtract = async (token: string, meetingId: string, sessionId: string, runs = 1) => {
-    const ended = await app.rest('POST', '/v1/transcript/end', { token, body: { sessionId, finishedAt: TUESDAY + 30 * 60_000 } });
-    expect(ended.status, JSON.stringify(ended.body)).toBe(200);
-    await expect
-      .poll(async () => (await extractionStates(meetingId)).filter((s) => s === 'completed').length, { timeout: 60_000, interval: 250 })
-      .toBe(runs);
-  };
-  const list = async (token: string, query = '') => {
-    const response = await app.rest<ActionItemPage & ErrorBody>('GET', `/v1/action-items${query}`, { token });
-    expect(response.status, JSON.stringify(response.body)).toBe(200);
-    return response.body;
-  };
+  const capture = (token: string, spec: MeetingSpec) => capture_(app, token, spec);
+  const endAndExtract = (token: string, meetingId: string, sessionId: string, runs = 1) => endAndExtract_(app, token, meetingId, sessionId, runs);
+  const list = (token: string, query = '') => listItems(app, token, query);
   const patch = (token: string, id: string, body: unknown) => app.rest<ActionItem & ErrorBody>('PATCH', `/v1/action-items/${id}`, { token, body });
 
   let planningId: string;
@@ -210,7 +219,6 @@ describe('action-item ledger', () => {
     [{ text: 'x'.repeat(501) }, 'text', /at most 500/],
     [{ owner: '' }, 'owner', /must not be empty/],
     [{ status: 'closed' }, 'status', /Unknown status/],
-    [{}, 'text', /nothing to change/],
     [{ text: 'ok', meetingId: 'other' }, '(body)', /./],
   ])('refuses the change %j with a 400 naming %s', async (body, field, message) => {
     const response = await patch(ana, planning[0]!.id, body);
@@ -227,7 +235,7 @@ describe('action-item ledger', () => {
       ['GET', `/v1/action-items/${item.id}`, undefined],
       ['PATCH', `/v1/action-items/${item.id}`, { text: 'Mine now' }],
       ['POST', `/v1/action-items/${item.id}/done`, {}],
-      ['GET', `/v1/action-items/from-last-time/${planningId}`, undefined],
+      ['GET', `/v1/action-items/from-last-time?meetingId=${planningId}`, undefined],
       ['GET', '/v1/action-items/no-such-item', undefined],
     ] as const) {
       const response = await app.rest<ErrorBody>(method, path, { token: bo, body });
@@ -248,7 +256,7 @@ describe('action-item ledger', () => {
     await endAndExtract(token, first, 'w1');
     const items = (await list(token, `?meetingId=${first}`)).items;
     await app.rest('POST', `/v1/action-items/${items[0]!.id}/done`, { token, body: {} });
-    const fromLastTime = async (meetingId: string) => (await app.rest<FromLastTime>('GET', `/v1/action-items/from-last-time/${meetingId}`, { token })).body;
+    const fromLastTime = async (meetingId: string) => (await app.rest<FromLastTime>('GET', `/v1/action-items/from-last-time?meetingId=${meetingId}`, { token })).body;
 
     // Same Meet code a week later: the first meeting's items still open, in their order.
     const second = await capture(token, { sessionId: 'w2', meetCode: 'wee-klys-ync', participants: ['Ana', 'Cleo'], startedAt: TUESDAY + week, lines: PLANNING.slice(0, 2) });
@@ -297,13 +305,84 @@ describe('action-item ledger', () => {
 
     receiver.requests.length = 0;
     expect((await patch(token, items[0]!.id, { status: 'done', due: '2024-04-01' })).status).toBe(200);
-    // Unchanged values send nothing.
+    // Unchanged values, or none, send nothing.
     expect((await patch(token, items[0]!.id, { status: 'done' })).status).toBe(200);
+    expect((await patch(token, items[0]!.id, {})).body).toMatchObject({ id: items[0]!.id, status: 'done', due: '2024-04-01' });
     await expect.poll(() => payloads().length, { timeout: 30_000, interval: 200 }).toBe(1);
     expect(payloads()[0]).toMatchObject({
       event: 'action_item.updated',
       data: { actionItem: { id: items[0]!.id, status: 'done', due: '2024-04-01' }, changed: ['due', 'status'], by: 'user' },
     });
     expect(receiver.requests[0]!.headers['mbox-event']).toBe('action_item.updated');
+  });
+});
+
+describe('action items with an OpenAI-compatible LLM', () => {
+  let llm: OpenAiTestServer;
+  let app: TestApp;
+  beforeAll(async () => {
+    // The model answers Action Items as its prompt asks, citing the numbered lines it read.
+    llm = await startOpenAiTestServer({
+      responder: (body) =>
+        isActionItemsRequest(body)
+          ? '- **Ben**: fix the export bugs by Friday [4]\n- **Ana**: announce the launch to customers next Tuesday [5]\n- order cake for the launch'
+          : 'A summary.',
+    });
+    app = await startTestApp({ ...testLlmConfig(llm, 5000), JOB_POLL_SECONDS: 0.5 });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await llm?.close();
+  });
+
+  it("reads the LLM's Action Items and its citations into items, with the lines they cite", { timeout: 60_000 }, async () => {
+    const token = await app.signIn('llm@example.com');
+    const meetingId = await capture_(app, token, { sessionId: 'llm', lines: PLANNING });
+    await endAndExtract_(app, token, meetingId, 'llm');
+    const lines = await app.deps.db.message.findMany({ where: { meetingId }, orderBy: { spokenAt: 'asc' } });
+    const { items } = await listItems(app, token);
+    expect(items.map((i) => [i.owner, i.text, i.due, i.source?.messageId ?? null])).toEqual([
+      ['Ben', 'Fix the export bugs by Friday', '2024-03-08', lines[3]!.id],
+      ['Ana', 'Announce the launch to customers next Tuesday', '2024-03-12', lines[4]!.id],
+      ['Unassigned', 'Order cake for the launch', null, null],
+    ]);
+  });
+});
+
+describe('Open from last time in the recap e-mail', () => {
+  let smtp: TestSmtpServer;
+  let app: TestApp;
+  beforeAll(async () => {
+    smtp = await startSmtpServer();
+    app = await startTestApp({ SMTP_URL: smtp.url, JOB_POLL_SECONDS: 0.5, PUBLIC_URL });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await smtp?.close();
+  });
+
+  it("lists the last meeting's open items, with their owners, due days and a link to that meeting", { timeout: 120_000 }, async () => {
+    const token = await app.signIn('recap@example.com');
+    const first = await capture_(app, token, { sessionId: 'r1', meetCode: 'rec-apme-eti', lines: PLANNING });
+    await endAndExtract_(app, token, first, 'r1');
+    const items = (await listItems(app, token, `?meetingId=${first}`)).items;
+    const done = items.find((i) => i.owner === 'Ana')!;
+    await app.rest('POST', `/v1/action-items/${done.id}/done`, { token, body: {} });
+
+    const second = await capture_(app, token, { sessionId: 'r2', meetCode: 'rec-apme-eti', startedAt: TUESDAY + 7 * DAY_MS, lines: PLANNING });
+    await app.rest('POST', '/v1/transcript/end', { token, body: { sessionId: 'r2', finishedAt: TUESDAY + 7 * DAY_MS + 30 * 60_000 } });
+    await expect.poll(() => smtp.received.filter((m) => m.parsed.subject?.includes('Meeting r2')).length, { timeout: 60_000, interval: 250 }).toBe(1);
+    const mail = smtp.received.find((m) => m.parsed.subject?.includes('Meeting r2'))!;
+    const text = mail.parsed.text!;
+    expect(text).toContain('Open from last time: Meeting r1 (Mar 5)');
+    expect(text).toContain('- Ben: Fix the export bugs and send the release notes. (due Mar 8)');
+    expect(text).toContain(`That meeting: ${PUBLIC_URL}/${first}`);
+    expect(text).not.toContain(done.text);
+    expect(mail.parsed.html).toContain('Open from last time: Meeting r1 (Mar 5)');
+    expect(mail.parsed.html).toContain(`href="${PUBLIC_URL}/${first}"`);
+    expect(second).not.toBe(first);
+    // The first meeting's own recap had nothing from before.
+    const firstMail = smtp.received.find((m) => m.parsed.subject?.includes('Meeting r1'))!;
+    expect(firstMail.parsed.text).not.toContain('Open from last time');
   });
 });

@@ -49,7 +49,7 @@ export const actionItemsRouter = router({
     .meta({
       openapi: {
         method: 'GET',
-        path: '/action-items/from-last-time/{meetingId}',
+        path: '/action-items/from-last-time',
         tags,
         protect: true,
         summary: 'Open from last time: the open items of the latest earlier meeting with the same Meet code or the same participants',

@@ -214,7 +214,7 @@ async function storeExtracted(
 
 /**
  * The action-items job: the meeting's Action Items from the AI engine (the stored answer when nothing
- * was said since, else a new one, stored and counted like one asked for in the app), read into items.
+ * was said since, else a new one, stored like one asked for in the app), read into items.
  * Null when nothing was extracted: the meeting is gone or open again (its next end queues another
  * job), it is encrypted (its text is never stored in clear), or the engine refused (too short to
  * summarise, daily limit); a failure worth retrying throws.
@@ -234,7 +234,8 @@ export async function extractActionItems(deps: AppDeps, meetingId: string): Prom
   if (!meeting?.endedAt || meeting.encrypted) return null;
   let answer;
   try {
-    answer = await generateSummary(deps, { ...meeting.user, via: 'session' }, { meetKey: meeting.id, promptKey: 'action' });
+    // Not one of the day's generations (the user asked for none), but its LLM tokens count.
+    answer = await generateSummary(deps, { ...meeting.user, via: 'session' }, { meetKey: meeting.id, promptKey: 'action' }, { counter: 'none' });
   } catch (error) {
     if (!(error instanceof AppError) || error.status >= 500) throw error;
     deps.log.info({ meetingId, reason: error.message }, 'action items not extracted');

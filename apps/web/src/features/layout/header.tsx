@@ -15,6 +15,7 @@ interface MenuItem {
 
 const MAIN_MENU: MenuItem[] = [
   { label: 'Last meetings', to: '/' },
+  { label: 'Action items', to: '/action-items' },
   { label: 'AI Tools', to: '/tools', badge: 'New' },
 ];
 
