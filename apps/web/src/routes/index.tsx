@@ -68,6 +68,7 @@ export const routes: RouteObject[] = [
               { path: '/changelog', ...page(() => import('./changelog')) },
               { path: '/outbox', ...page(() => import('./outbox')) },
               { path: '/search', ...page(() => import('./search')) },
+              { path: '/ask', ...page(() => import('./ask')) },
               { path: '/subscribe', ...page(() => import('./subscribe')) },
               { path: '/payment-succeeded', ...page(() => import('./payment-succeeded')) },
               { path: '/payment-failed', ...page(() => import('./payment-failed')) },
