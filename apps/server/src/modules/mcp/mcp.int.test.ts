@@ -240,7 +240,8 @@ describe('MCP server at /mcp', () => {
     expect(done).toMatchObject({ id: item.id, status: 'done', due: '2026-11-27' });
     expect((await app.deps.db.actionItem.findUniqueOrThrow({ where: { id: item.id } })).status).toBe('done');
 
-    expect(errorText(await call(writer, 'update_action_item', { id: item.id }))).toContain('nothing to change');
+    // No change asked: the item as it is.
+    expect((await call(writer, 'update_action_item', { id: item.id })).structuredContent).toMatchObject({ id: item.id, status: 'done' });
     expect(errorText(await call(writer, 'update_action_item', { id: item.id, due: 'next week' }))).toContain('due');
     const boItem = await app.deps.db.actionItem.findFirstOrThrow({ where: { meetingId: boMeeting } });
     expect(errorText(await call(writer, 'update_action_item', { id: boItem.id, status: 'done' }))).toMatch(/not found/i);
