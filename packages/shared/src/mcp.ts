@@ -94,7 +94,7 @@ export const mcpSummariesSchema = z.object({
       promptKey: z.string(),
       /** The question of a custom prompt; empty for the catalogue's. */
       customPrompt: z.string(),
-      /** The summary as Markdown; a cited line reads as its time, e.g. (14:05). */
+      /** The summary as Markdown; a cited line reads [n], n of its entry in citations. */
       markdown: z.string(),
       citations: z.array(summaryCitationSchema),
       model: z.string(),

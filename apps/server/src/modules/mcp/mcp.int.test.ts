@@ -171,6 +171,10 @@ describe('MCP server at /mcp', () => {
     expect(summary?.markdown.length).toBeGreaterThan(20);
     expect(summary?.markdown).not.toMatch(/<\w+/);
     expect(summary?.citations.length).toBeGreaterThan(0);
+    // Its points cite their lines as [n], n of an entry of citations.
+    const cited = [...(summary?.markdown.matchAll(/\[(\d+)\]/g) ?? [])].map((m) => Number(m[1]));
+    expect(cited.length).toBeGreaterThan(0);
+    for (const n of cited) expect(summary?.citations.map((c) => c.n)).toContain(n);
   });
 
   it('ask answers about one meeting and cites its lines', async () => {

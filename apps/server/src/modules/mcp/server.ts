@@ -19,6 +19,7 @@ import {
   searchOutputSchema,
   updateActionItemInputSchema,
   type ActionItemFilter,
+  type ActionItemPage,
   type AskAllAnswer,
   type McpAskInput,
   type McpMeetingList,
@@ -101,7 +102,8 @@ async function summaries(caller: Caller, meetKey: string): Promise<McpSummaries>
         title: s.title,
         promptKey: s.promptKey,
         customPrompt: s.customPrompt,
-        markdown: blocksToMarkdown(await summaryBlocks(s.text)),
+        // A cited line as [n], the number of its entry in citations (the export writes its time instead).
+        markdown: blocksToMarkdown(await summaryBlocks(s.text, (numbers) => `[${numbers.join(', ')}]`)),
         citations: s.citations,
         model: s.model,
       })),
@@ -128,7 +130,7 @@ async function ask(caller: Caller, input: McpAskInput, signal: AbortSignal): Pro
 }
 
 /** The ledger's page; a meeting filter naming another user's meeting (or none) is "Meeting not found", not an empty page. */
-async function actionItems(caller: Caller, filter: ActionItemFilter) {
+async function actionItems(caller: Caller, filter: ActionItemFilter): Promise<ActionItemPage> {
   if (filter.meetingId) await findOwnMeeting(caller.deps, caller.user.id, filter.meetingId);
   return listActionItems(caller.deps, caller.user.id, filter);
 }
