@@ -171,8 +171,8 @@ describe('MCP server at /mcp', () => {
     expect(summary?.markdown.length).toBeGreaterThan(20);
     expect(summary?.markdown).not.toMatch(/<\w+/);
     expect(summary?.citations.length).toBeGreaterThan(0);
-    // Its points cite their lines as [n], n of an entry of citations.
-    const cited = [...(summary?.markdown.matchAll(/\[(\d+)\]/g) ?? [])].map((m) => Number(m[1]));
+    // Its points cite their lines as [n] (brackets escaped, as Markdown text), n of an entry of citations.
+    const cited = [...(summary?.markdown.matchAll(/\\\[(\d+)\\\]/g) ?? [])].map((m) => Number(m[1]));
     expect(cited.length).toBeGreaterThan(0);
     for (const n of cited) expect(summary?.citations.map((c) => c.n)).toContain(n);
   });
