@@ -193,6 +193,7 @@ export function validValue(schema: JsonSchema): unknown {
       return Array.from({ length: schema.minItems ?? 0 }, () => validValue(schema.items ?? {}));
     case 'string':
       if (schema.format === 'email') return 'fuzz@example.com';
+      if (schema.format === 'date') return '2026-01-31';
       if (schema.pattern) return fromPattern(schema.pattern);
       return 'a'.repeat(Math.max(schema.minLength ?? 1, 1));
     case 'integer':
