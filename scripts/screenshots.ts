@@ -129,6 +129,16 @@ async function main(): Promise<void> {
       },
       { name: 'meeting', path: `/${openMeeting}`, signedIn: true, ready: (p) => p.getByRole('tablist').or(p.locator('[data-panel]#summary')).first().waitFor() },
       { name: 'search', path: '/search?q=design', signedIn: true, ready: (p) => visible(p, 'mark') },
+      {
+        name: 'ask-all',
+        path: `/ask?${new URLSearchParams({ q: 'What did we decide about the remote control last month?' }).toString()}`,
+        signedIn: true,
+        // The link fills the question in; the picture is of its answer.
+        ready: async (p) => {
+          await p.getByRole('button', { name: 'Ask', exact: true }).click();
+          await visible(p, '[data-testid="ask-engine"]');
+        },
+      },
       { name: 'shared', path: sharedPath, signedIn: false, ready: (p) => visible(p, 'main h1') },
       { name: 'dashboard-only', path: '/dashboard', signedIn: true, ready: (p) => visible(p, 'canvas[aria-label="Talk time per speaker"]') },
       { name: 'tools', path: '/tools', signedIn: true, ready: (p) => visible(p, 'main h1') },

@@ -281,10 +281,9 @@ function adjacent(windows: readonly LineWindow[], a: FoundLine, b: FoundLine): b
   });
 }
 
-/** The windows an LLM answer is built from: around the best hits, or — for a question without words — the latest lines. */
-async function windowsFor(deps: AppDeps, prepared: PreparedQuestion, searchable: boolean): Promise<LineWindow[]> {
+/** The windows around `hits` an LLM answer is built from, or — for a question without words — the latest lines. */
+async function windowsFor(deps: AppDeps, prepared: PreparedQuestion, hits: readonly FoundLine[], searchable: boolean): Promise<LineWindow[]> {
   if (!searchable) return (await latestLines(deps, prepared.lines, LATEST_LINES)).map((line) => ({ hit: line, lines: [line] }));
-  const hits = await bestLines(deps, prepared.lines, { limit: LLM_HITS, perMeeting: HITS_PER_MEETING });
   const around = await linesAround(
     deps,
     prepared.user.id,
@@ -307,8 +306,14 @@ export async function answerQuestion(
 ): Promise<AskAllAnswer> {
   const { user, scope } = prepared;
   const searchable = prepared.lines.configs.some((c) => c.lexemes.length > 0);
-  if (scope.meetings > 0 && deps.ai.isLlmConfigured) {
-    const windows = await windowsFor(deps, prepared, searchable);
+  const llm = deps.ai.isLlmConfigured;
+  const hits =
+    searchable && scope.meetings > 0
+      ? await bestLines(deps, prepared.lines, llm ? { limit: LLM_HITS, perMeeting: HITS_PER_MEETING } : { limit: OFFLINE_QUOTES * 4, perMeeting: OFFLINE_PER_MEETING })
+      : [];
+  // No meetings, or no line with a word of the question: the offline answer says so, at no LLM cost.
+  if (llm && scope.meetings > 0 && (hits.length > 0 || !searchable)) {
+    const windows = await windowsFor(deps, prepared, hits, searchable);
     const { messages, numbered } = buildAllMeetingsRequest(windows, prepared, deps.ai.inputTokenBudget);
     const cite = (n: number) => (numbered[n - 1] ? citationOf(numbered[n - 1]!, n) : undefined);
     const intro = `${scopeSentence(scope)}\n\n`;
@@ -325,7 +330,6 @@ export async function answerQuestion(
     const cited = await streamCitedAnswer(deps, user, messages, cite, relay, signal);
     return { answer: intro + cited.answer, citations: cited.citations, engine: deps.ai.engine, scope };
   }
-  const hits = searchable && scope.meetings > 0 ? await bestLines(deps, prepared.lines, { limit: OFFLINE_QUOTES * 4, perMeeting: OFFLINE_PER_MEETING }) : [];
   return meterGeneration(deps, user, { engine: 'offline' }, async () => {
     const { parts, citations } = offlineAllAnswer(hits, { scope, timeZone: prepared.timeZone, searchable });
     emit({ type: 'scope', scope });

@@ -291,6 +291,13 @@ describe('ask all meetings through an OpenAI-compatible LLM', () => {
     expect(result.citations.map((c) => c.messageId)).toEqual([keyOf(decision.messages, pricingReview[2]!.text)]);
   }, 60_000);
 
+  it('answers a question no line matches without asking the LLM, at no cost', async () => {
+    const result = await answer(app, token, { question: 'What about the zeppelin hangar?' });
+    expect(llm.requests).toHaveLength(0);
+    expect(result).toMatchObject({ engine: 'offline', citations: [] });
+    expect(result.answer).toContain(NOTHING_MATCHES_ALL);
+  });
+
   it('ends an LLM outage with an error event that costs nothing', async () => {
     const fresh = await signInAt(app, 'outage@example.com');
     await seedMeeting(app, fresh, 'outage', pricingReview, midMonth(1));

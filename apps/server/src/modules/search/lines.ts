@@ -14,10 +14,11 @@ export interface MeetingPeriod {
   to: number | null;
 }
 
-/** A text-search configuration of the meetings in scope, and the question's words as its lexemes. */
+/** A text-search configuration of the meetings in scope: the question's words as its lexemes, and its meetings. */
 interface ScopeConfig {
   name: string;
   lexemes: string[];
+  meetings: string[];
 }
 
 /** What a question across meetings searches: the user's meetings in the period that are not encrypted. */
@@ -53,6 +54,8 @@ export interface FoundLine {
  * found through that word. Bounds the work as docs/search.md's line candidates do.
  */
 const TERM_CANDIDATES = 2_000;
+/** Lines scored by every word of the question, after a first ranking by the words they were found with. */
+const SHORTLIST = 300;
 /** Words of a question searched at most: a question is a sentence; a pasted paragraph is bounded. */
 const MAX_TERMS = 16;
 
@@ -65,13 +68,13 @@ function periodSql(alias: string, period: MeetingPeriod): Prisma.Sql {
 /** The meetings a question searches: counted, with the question's words as lexemes of each configuration in use. */
 export async function lineScope(deps: AppDeps, userId: string, period: MeetingPeriod, words: string): Promise<LineScope> {
   const [row] = await deps.db.$queryRaw<{ meetings: number; encrypted: number; lines: number; configs: string }[]>`
-    WITH own AS (SELECT encrypted, "storedLines", "searchConfig" FROM "Meeting" m WHERE m."userId" = ${userId}${periodSql('m', period)})
+    WITH own AS (SELECT id, encrypted, "storedLines", "searchConfig" FROM "Meeting" m WHERE m."userId" = ${userId}${periodSql('m', period)})
     SELECT (SELECT count(*)::int FROM own WHERE NOT encrypted) AS meetings,
            (SELECT count(*)::int FROM own WHERE encrypted) AS encrypted,
            (SELECT coalesce(sum("storedLines"), 0)::int FROM own WHERE NOT encrypted) AS lines,
-           (SELECT coalesce(json_agg(json_build_object('name', k.name,
+           (SELECT coalesce(json_agg(json_build_object('name', k.name, 'meetings', k.meetings,
                       'lexemes', tsvector_to_array(to_tsvector(COALESCE(c.cfgname::text, 'simple')::regconfig, ${words})))), '[]')::text
-            FROM (SELECT DISTINCT "searchConfig" AS name FROM own WHERE NOT encrypted) k
+            FROM (SELECT "searchConfig" AS name, array_agg(id) AS meetings FROM own WHERE NOT encrypted GROUP BY "searchConfig") k
             LEFT JOIN pg_ts_config c ON c.cfgname = k.name) AS configs`;
   return {
     userId,
@@ -100,32 +103,38 @@ function found(rows: FoundLine[]): FoundLine[] {
  * log of the line's length); any one word is enough to be found.
  */
 export async function bestLines(deps: AppDeps, scope: LineScope, options: { limit: number; perMeeting: number }): Promise<FoundLine[]> {
-  const terms = scope.configs.flatMap((config) => config.lexemes.slice(0, MAX_TERMS).map((lexeme) => ({ config: config.name, query: lexemeQuery(lexeme) })));
+  const terms = scope.configs.flatMap((config) =>
+    config.lexemes.slice(0, MAX_TERMS).map((lexeme) => ({ config: config.name, meetings: config.meetings, query: lexemeQuery(lexeme) })),
+  );
   if (terms.length === 0 || scope.meetings === 0) return [];
+  // The meetings as a list of ids the planner sees: it reads each word's index once and keeps the
+  // lines of these meetings. Joined to a set of meetings instead, it may read the word's index once
+  // per meeting (a nested loop of bitmap scans: seconds at 1,000 meetings).
   const hits = Prisma.join(
     terms.map(
-      (term, i) => Prisma.sql`(SELECT ${i}::int AS term, c.id FROM "Message" c JOIN scope s ON s.id = c."meetingId"
-        WHERE s."searchConfig" = ${term.config} AND c."searchVector" @@ ${term.query}::tsquery LIMIT ${TERM_CANDIDATES})`,
+      (term, i) => Prisma.sql`(SELECT ${i}::int AS term, c.id, ts_rank(c."searchVector", ${term.query}::tsquery, 1) AS tf FROM "Message" c
+        WHERE c."meetingId" = ANY(${term.meetings}::text[]) AND c."searchVector" @@ ${term.query}::tsquery LIMIT ${TERM_CANDIDATES})`,
     ),
     ' UNION ALL ',
   );
   const values = Prisma.join(terms.map((term, i) => Prisma.sql`(${i}::int, ${term.config}, ${term.query}::tsquery)`));
   const [row] = await deps.db.$queryRaw<{ rows: string }[]>`
-    WITH scope AS (
-      SELECT id, title, "startedAt", "createdAt", "searchConfig" FROM "Meeting" m
-      WHERE m."userId" = ${scope.userId} AND NOT m.encrypted${periodSql('m', scope.period)}
-    ),
-    hits AS (${hits}),
+    WITH hits AS (${hits}),
     weights AS (
-      SELECT t.config, t.query, ln(1 + (GREATEST(${scope.lines}::float8, df.n) - df.n + 0.5) / (df.n + 0.5)) AS idf
+      SELECT t.term, t.config, t.query, ln(1 + (GREATEST(${scope.lines}::float8, df.n) - df.n + 0.5) / (df.n + 0.5)) AS idf
       FROM (VALUES ${values}) AS t(term, config, query)
       JOIN (SELECT term, count(*)::float8 AS n FROM hits GROUP BY term) df ON df.term = t.term
+    ),
+    -- Scored first by the words each line was found with, then the best few again by every word of
+    -- the question they hold (a line found by a rare word may also hold a common one that was not read for it).
+    shortlist AS (
+      SELECT h.id FROM hits h JOIN weights w ON w.term = h.term GROUP BY h.id ORDER BY sum(w.idf * h.tf) DESC, h.id LIMIT ${SHORTLIST}
     ),
     scored AS (
       SELECT c.id, c."meetingId", c."user", c.text, c."spokenAt",
              (SELECT sum(w.idf * ts_rank(c."searchVector", w.query, 1)) FROM weights w
               WHERE w.config = s."searchConfig" AND c."searchVector" @@ w.query) AS score
-      FROM (SELECT DISTINCT id FROM hits) h JOIN "Message" c ON c.id = h.id JOIN scope s ON s.id = c."meetingId"
+      FROM shortlist h JOIN "Message" c ON c.id = h.id JOIN "Meeting" s ON s.id = c."meetingId"
     ),
     ranked AS (
       SELECT *, row_number() OVER (PARTITION BY "meetingId" ORDER BY score DESC, "spokenAt", id) AS nth FROM scored
@@ -135,7 +144,7 @@ export async function bestLines(deps: AppDeps, scope: LineScope, options: { limi
         'messageId', t.id, 'meetingId', t."meetingId", ${meetingFields('s')}, 'speaker', t."user", 'text', t.text,
         'spokenAt', ${Prisma.raw(epochMsOf('t."spokenAt"'))}, 'score', t.score
       ) ORDER BY t.score DESC, t."spokenAt" DESC), '[]')::text AS rows
-    FROM top t JOIN scope s ON s.id = t."meetingId"`;
+    FROM top t JOIN "Meeting" s ON s.id = t."meetingId"`;
   return found(JSON.parse(row?.rows ?? '[]') as FoundLine[]);
 }
 

@@ -126,7 +126,12 @@ export function AskAllPage() {
         </button>
       </form>
       <AiUsageNote className="mt-1" />
-      <section className="mt-4" aria-label="Answers" aria-live="polite" data-testid="ask-chat">
+      <section
+        className={`mt-4 ${turns.length > 0 ? 'rounded-box border border-base-300 bg-base-100 p-2 sm:p-4' : ''}`}
+        aria-label="Answers"
+        aria-live="polite"
+        data-testid="ask-chat"
+      >
         {turns.length === 0 ? (
           <ul className="flex flex-wrap gap-2" aria-label="Suggested questions">
             {SUGGESTED_ALL_QUESTIONS.map((q) => (
