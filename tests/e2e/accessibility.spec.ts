@@ -26,6 +26,7 @@ const SIGNED_IN_ROUTES = [
   '/payment-succeeded',
   '/payment-failed',
   '/outbox',
+  '/action-items',
 ];
 /** Seen by an account that has not finished onboarding. */
 const ONBOARDING_ROUTES = ['/onboarding', '/onboarding/welcome', '/onboarding/join-meeting', '/onboarding/security', '/onboarding/summary'];

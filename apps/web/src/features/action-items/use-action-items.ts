@@ -1,4 +1,4 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
 import { getQueryKey } from '@trpc/react-query';
 import { useSearchParams } from 'react-router';
 import {
@@ -72,7 +72,8 @@ export function listInput(filters: ActionItemFilters): Omit<ActionItemListInput,
 }
 
 export function useActionItemList(filters: ActionItemFilters) {
-  return trpc.actionItems.list.useInfiniteQuery(listInput(filters), { getNextPageParam: (page) => page.nextCursor });
+  // The previous filter's items stay on screen while the next ones load.
+  return trpc.actionItems.list.useInfiniteQuery(listInput(filters), { getNextPageParam: (page) => page.nextCursor, placeholderData: keepPreviousData });
 }
 
 /** The ledger's pages as the list query caches them. */
