@@ -131,8 +131,12 @@ describe('Action items page', () => {
       expect(await panel.locator('summary').textContent()).toBe(`Open from last time (${items.length - 1})`);
       expect(await panel.getByRole('link', { name: 'Weekly first' }).getAttribute('href')).toBe(`/${first}`);
       expect(await panel.getByTestId('action-item').allTextContents()).toEqual(items.slice(1).map((i) => expect.stringContaining(i.text)));
-      // Ticked off there, it leaves the list.
+      // Ticked off there, it is done at once (struck through), and gone from the list once read again.
       await panel.getByRole('checkbox', { name: `Done: ${items[1]!.text}` }).check();
+      expect(await panel.locator(`[data-status="done"]`).count()).toBe(1);
+      await expect.poll(async () => (await web.app.rest<ActionItem>('GET', `/v1/action-items/${items[1]!.id}`, { token })).body.status).toBe('done');
+      await page.reload();
+      await panel.waitFor();
       await expect.poll(() => panel.getByTestId('action-item').count()).toBe(items.length - 2);
 
       // The ledger on a phone: filters and items fit the width, nothing scrolls sideways.
@@ -140,7 +144,7 @@ describe('Action items page', () => {
       await page.goto(`${web.app.url}/action-items?status=all`);
       await expect.poll(() => rows(page).count(), { timeout: 15_000 }).toBe(items.length);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(VIEWPORTS.phone.width);
-      await page.getByLabel('Meeting').selectOption(first);
+      await page.getByLabel('Meeting', { exact: true }).selectOption(first);
       expect(page.url()).toContain(`meeting=${first}`);
       await expect.poll(() => rows(page).count()).toBe(items.length);
     } finally {

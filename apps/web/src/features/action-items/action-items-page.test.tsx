@@ -105,6 +105,24 @@ describe('/action-items', () => {
     expect(updates[1]).toEqual({ id: 'b', text: 'Task b, reworded', owner: 'Ben', due: '2026-12-01' });
   });
 
+  it('reads one page at a time: Show more asks for the next with the cursor the last one gave', async () => {
+    const pages: Record<string, ActionItemPage> = {
+      first: { items: [item('a'), item('b')], nextCursor: 'b' },
+      b: { items: [item('c', { meeting: planning })], nextCursor: null },
+    };
+    const fake = createFakeTrpc({
+      'actionItems.list': (input) => pages[(input as ActionItemListInput).cursor ?? 'first'],
+      'actionItems.facets': () => ({ owners: ['Ben'], meetings: [launch, planning] }),
+    });
+    render(fake);
+    await screen.findByText('Task b');
+    expect(screen.queryByText('Task c')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Show more' }));
+    expect(await screen.findByText('Task c')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Show more' })).toBeNull();
+    expect(fake.calls.filter((c) => c.path === 'actionItems.list').map((c) => (c.input as ActionItemListInput).cursor)).toEqual([undefined, 'b']);
+  });
+
   it('says how items get here when there are none, and offers to clear filters that match nothing', async () => {
     render(ledger([]).fake);
     expect((await screen.findByTestId('action-items-empty')).textContent).toContain('When a meeting ends');
