@@ -18,6 +18,7 @@ const SIGNED_IN_ROUTES = [
   '/settings',
   '/settings?tab=summary',
   '/settings?tab=account',
+  '/settings?tab=tokens',
   '/tools',
   '/tools/summarization',
   '/tools/youtube',

@@ -72,6 +72,7 @@ function idKind(path: string, name: string): string {
     if (path.startsWith('/auth/sessions')) return 'session';
     if (path.startsWith('/auth/extension-tokens')) return 'extensionToken';
     if (path.startsWith('/webhooks')) return 'webhook';
+    if (path.startsWith('/access-tokens')) return 'accessToken';
     return 'meeting';
   }
   return name;
@@ -91,6 +92,8 @@ async function ownIds(app: TestApp, email: string, token: string): Promise<Recor
     data: { userId: user.id, url: 'https://hooks.example.com/capture', events: ['meeting.finished'], secret: 'whsec_capture' },
   });
   const summary = await app.deps.db.summary.create({ data: { meetingId: meetingKey, promptKey: 'summary', title: 'Summary', text: '<p>s</p>' } });
+  const accessToken = await app.rest<{ accessToken: { id: string } }>('POST', '/v1/access-tokens', { token, body: { name: 'capture', scope: 'read' } });
+  if (accessToken.status !== 200) throw new Error(`access token: ${accessToken.status}`);
   const meeting = await app.deps.db.meeting.findUniqueOrThrow({ where: { id: meetingKey } });
   const actionItem = await app.deps.db.actionItem.create({
     data: {
@@ -113,6 +116,7 @@ async function ownIds(app: TestApp, email: string, token: string): Promise<Recor
     extensionToken: extensionToken.id,
     webhook: webhook.id,
     summaryKey: summary.id,
+    accessToken: accessToken.body.accessToken.id,
     actionItem: actionItem.id,
   };
 }
@@ -208,7 +212,7 @@ describe('every operation of the REST API answers as recorded', () => {
     await app.close();
   });
 
-  /** A premium account with a meeting, a session, an extension token, a webhook and a summary. */
+  /** A premium account with a meeting, a session, an extension token, a webhook, a summary and an access token. */
   async function account(email: string): Promise<Account> {
     const token = await app.signIn(email);
     await makePremium(app, email);

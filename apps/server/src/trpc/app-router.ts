@@ -1,3 +1,4 @@
+import { accessTokensRouter } from '../modules/access-tokens/router.js';
 import { actionItemsRouter } from '../modules/action-items/router.js';
 import { aiUsageRouter } from '../modules/ai-usage/router.js';
 import { accountRouter } from '../modules/account/router.js';
@@ -42,6 +43,7 @@ export const appRouter = router({
   aiUsage: aiUsageRouter,
   account: accountRouter,
   localModel: localModelRouter,
+  accessTokens: accessTokensRouter,
   actionItems: actionItemsRouter,
 });
 

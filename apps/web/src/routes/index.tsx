@@ -69,6 +69,7 @@ export const routes: RouteObject[] = [
               { path: '/outbox', ...page(() => import('./outbox')) },
               { path: '/search', ...page(() => import('./search')) },
               { path: '/action-items', ...page(() => import('./action-items')) },
+              { path: '/ask', ...page(() => import('./ask')) },
               { path: '/subscribe', ...page(() => import('./subscribe')) },
               { path: '/payment-succeeded', ...page(() => import('./payment-succeeded')) },
               { path: '/payment-failed', ...page(() => import('./payment-failed')) },

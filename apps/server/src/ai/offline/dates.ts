@@ -2,8 +2,8 @@ import type * as ChronoEnglish from 'chrono-node/en';
 import { dayKey } from '@mbox/shared';
 import { lazyRequire } from '../../lazy-require.js';
 
-/** Dates said in a meeting ("by Friday", "next Tuesday", "on the 12th") are read by chrono-node. */
-const chrono = lazyRequire<typeof ChronoEnglish>('chrono-node/en');
+/** Dates said in a meeting ("by Friday", "next Tuesday", "on the 12th") or asked about ("last month") are read by chrono-node. */
+export const chrono = lazyRequire<typeof ChronoEnglish>('chrono-node/en');
 
 /** When and where a meeting took place: what "Friday" or "tomorrow" is relative to. */
 export interface MeetingClock {

@@ -136,6 +136,7 @@ async function rowsOf(app: TestApp, userId: string): Promise<Record<string, numb
       (SELECT count(*)::int FROM "Webhook" WHERE "userId" = ${userId}) AS webhooks,
       (SELECT count(*)::int FROM "Session" WHERE "userId" = ${userId}) AS sessions,
       (SELECT count(*)::int FROM "ExtensionToken" WHERE "userId" = ${userId}) AS "extensionTokens",
+      (SELECT count(*)::int FROM "PersonalAccessToken" WHERE "userId" = ${userId}) AS "personalTokens",
       (SELECT count(*)::int FROM "Subscription" WHERE "userId" = ${userId}) AS subscriptions,
       (SELECT count(*)::int FROM "Referral" WHERE "referrerId" = ${userId} OR "acceptorId" = ${userId}) AS referrals,
       (SELECT count(*)::int FROM "DailyUsage" WHERE subject = ${userId}) AS "dailyUsage"`;
@@ -152,6 +153,7 @@ const NONE = {
   webhooks: 0,
   sessions: 0,
   extensionTokens: 0,
+  personalTokens: 0,
   subscriptions: 0,
   referrals: 0,
   dailyUsage: 0,
@@ -223,12 +225,13 @@ describe('Delete my account', () => {
     expect((await app.rest('PUT', `/v1/p/meeting/encrypt/${meetingKey}`, { token })).status).toBe(200);
     expect((await app.rest('POST', '/v1/prompts', { token, body: { meetKey: meetingKey, promptKey: 'summary' } })).status).toBeLessThan(500);
     expect((await app.rest('POST', '/v1/webhooks', { token, body: { url: 'http://127.0.0.1:9/hook', events: ['meeting.finished'] } })).status).toBe(200);
+    expect((await app.rest('POST', '/v1/access-tokens', { token, body: { name: 'script', scope: 'write' } })).status).toBe(200);
     // A recipient's confirmation e-mail is an outbox file of the account too.
     expect((await app.rest('PUT', '/v1/user-settings', { token, body: { whiteEmailList: ['friend@partner.org'] } })).status).toBe(200);
     await world.waitForOutbox(3);
     const filesBefore = await world.outboxFiles();
     const before = await rowsOf(app, leaver.id);
-    for (const table of ['meetings', 'messages', 'recaps', 'recapRecipients', 'webhooks', 'sessions', 'extensionTokens', 'subscriptions', 'referrals'] as const) {
+    for (const table of ['meetings', 'messages', 'recaps', 'recapRecipients', 'webhooks', 'sessions', 'extensionTokens', 'personalTokens', 'subscriptions', 'referrals'] as const) {
       expect(before[table], table).toBeGreaterThan(0);
     }
     expect((await app.deps.db.user.findUniqueOrThrow({ where: { id: leaver.id } })).wrappedDataKey).not.toBeNull();

@@ -132,11 +132,15 @@ interface RunOptions {
  * generation of the user's day (docs/ai.md, "Daily limits"). Marks the meeting analysed. Summaries
  * of meetings with encrypted text are stored encrypted.
  */
-async function generateAndStore(deps: AppDeps, user: AuthUser, target: Target, options: RunOptions = {}): Promise<SummaryDto> {
-  const loaded = await loadTranscript(deps, user.id, target.meetingId);
-  return meterGeneration(deps, user, { engine: serverEngine(deps), estimatedTokens: estimateTokens(loaded.chars), counter: options.counter }, (meter) =>
-    writeSummary(deps, user, target, loaded, options, meter),
-  );
+function generateAndStore(deps: AppDeps, user: AuthUser, target: Target, options: RunOptions = {}): Promise<SummaryDto> {
+  return deps.ai.wholeMeetingTurn(async () => {
+    // A client that left while the summary waited for its turn needs no reading.
+    options.signal?.throwIfAborted();
+    const loaded = await loadTranscript(deps, user.id, target.meetingId);
+    return meterGeneration(deps, user, { engine: serverEngine(deps), estimatedTokens: estimateTokens(loaded.chars), counter: options.counter }, (meter) =>
+      writeSummary(deps, user, target, loaded, options, meter),
+    );
+  });
 }
 
 async function writeSummary(
