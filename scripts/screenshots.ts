@@ -139,6 +139,8 @@ async function main(): Promise<void> {
           await visible(p, '[data-testid="ask-engine"]');
         },
       },
+      // The items the ended meetings left (read by a job after each end).
+      { name: 'action-items', path: '/action-items?status=all', signedIn: true, ready: (p) => visible(p, '[data-testid="action-item"]') },
       { name: 'shared', path: sharedPath, signedIn: false, ready: (p) => visible(p, 'main h1') },
       { name: 'dashboard-only', path: '/dashboard', signedIn: true, ready: (p) => visible(p, 'canvas[aria-label="Talk time per speaker"]') },
       { name: 'tools', path: '/tools', signedIn: true, ready: (p) => visible(p, 'main h1') },

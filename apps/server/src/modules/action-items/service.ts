@@ -301,6 +301,12 @@ export async function listActionItems(deps: AppDeps, userId: string, filter: Act
   return { items: items.map(toActionItemDto), nextCursor: rows.length > limit ? items.at(-1)!.id : null };
 }
 
+/** Every item of the user, in the list's order: the account export's `action-items.json`. */
+export async function allActionItems(deps: AppDeps, userId: string): Promise<ActionItemDto[]> {
+  const rows = await deps.db.actionItem.findMany({ where: { userId }, orderBy: [...LIST_ORDER], include: withMeeting });
+  return rows.map(toActionItemDto);
+}
+
 /** One of the user's items; another user's is "not found", like a missing one. */
 export async function getActionItem(deps: AppDeps, userId: string, id: string): Promise<ActionItemDto> {
   const row = await deps.db.actionItem.findFirst({ where: { id, userId }, include: withMeeting });

@@ -156,7 +156,12 @@ export function ActionItemRow({ item, owners, showMeeting = false }: ActionItemR
               </Link>
             )}
             {item.source && (
-              <Link to={lineLink(item.meeting.id, item.source.messageId)} className="link link-hover" data-testid="action-item-source">
+              <Link
+                to={lineLink(item.meeting.id, item.source.messageId)}
+                className="link"
+                title="Open the line it came from in the transcript"
+                data-testid="action-item-source"
+              >
                 {item.source.speaker} at {formatMessageTime(item.source.spokenAt)}
               </Link>
             )}

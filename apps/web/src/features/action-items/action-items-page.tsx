@@ -36,8 +36,10 @@ function Filters({ filters, onChange, onClear }: { filters: ActionItemFilters; o
       aria-label="Filter action items"
       onSubmit={(e) => e.preventDefault()}
     >
-      <label className="form-control" htmlFor={`${id}-owner`}>
-        <span className="label-text text-sm">Owner</span>
+      <div className="form-control">
+        <label className="label-text text-sm" htmlFor={`${id}-owner`}>
+          Owner
+        </label>
         <select id={`${id}-owner`} className="select select-sm w-full" value={filters.owner} onChange={(e) => onChange({ owner: e.target.value })}>
           <option value="">Everyone</option>
           {/* A filter from the address that the facets no longer hold still shows. */}
@@ -47,9 +49,11 @@ function Filters({ filters, onChange, onClear }: { filters: ActionItemFilters; o
             </option>
           ))}
         </select>
-      </label>
-      <label className="form-control" htmlFor={`${id}-status`}>
-        <span className="label-text text-sm">Status</span>
+      </div>
+      <div className="form-control">
+        <label className="label-text text-sm" htmlFor={`${id}-status`}>
+          Status
+        </label>
         <select
           id={`${id}-status`}
           className="select select-sm w-full"
@@ -63,9 +67,11 @@ function Filters({ filters, onChange, onClear }: { filters: ActionItemFilters; o
           ))}
           <option value="all">All</option>
         </select>
-      </label>
-      <label className="form-control col-span-2 md:col-span-1" htmlFor={`${id}-meeting`}>
-        <span className="label-text text-sm">Meeting</span>
+      </div>
+      <div className="form-control col-span-2 md:col-span-1">
+        <label className="label-text text-sm" htmlFor={`${id}-meeting`}>
+          Meeting
+        </label>
         <select id={`${id}-meeting`} className="select select-sm w-full" value={filters.meetingId} onChange={(e) => onChange({ meetingId: e.target.value })}>
           <option value="">All meetings</option>
           {meetings.map((meeting) => (
@@ -75,15 +81,19 @@ function Filters({ filters, onChange, onClear }: { filters: ActionItemFilters; o
           ))}
           {filters.meetingId && !meetings.some((m) => m.id === filters.meetingId) && <option value={filters.meetingId}>This meeting</option>}
         </select>
-      </label>
-      <label className="form-control" htmlFor={`${id}-from`}>
-        <span className="label-text text-sm">Due from</span>
+      </div>
+      <div className="form-control">
+        <label className="label-text text-sm" htmlFor={`${id}-from`}>
+          Due from
+        </label>
         <input id={`${id}-from`} type="date" className="input input-sm w-full" value={filters.dueFrom} onChange={(e) => onChange({ dueFrom: e.target.value })} />
-      </label>
-      <label className="form-control" htmlFor={`${id}-to`}>
-        <span className="label-text text-sm">Due until</span>
+      </div>
+      <div className="form-control">
+        <label className="label-text text-sm" htmlFor={`${id}-to`}>
+          Due until
+        </label>
         <input id={`${id}-to`} type="date" className="input input-sm w-full" value={filters.dueTo} onChange={(e) => onChange({ dueTo: e.target.value })} />
-      </label>
+      </div>
       <button type="button" className="btn btn-ghost btn-sm col-span-2 md:col-span-1" onClick={onClear} disabled={!isFiltered(filters)}>
         Clear filters
       </button>
@@ -121,7 +131,7 @@ export function ActionItemsPage() {
   const [filters, setFilters, clearFilters] = useActionItemFilters();
   const list = useActionItemList(filters);
   const facets = trpc.actionItems.facets.useQuery(undefined, { staleTime: 30_000 });
-  const items = list.data?.pages.flatMap((page) => page.items) ?? [];
+  const { items } = list;
 
   return (
     <div className="mx-auto w-full max-w-4xl p-4 sm:p-6">
@@ -155,9 +165,9 @@ export function ActionItemsPage() {
               </div>
             </section>
           ))}
-          {list.hasNextPage && (
-            <button type="button" className="btn btn-outline self-center" onClick={() => void list.fetchNextPage()} disabled={list.isFetchingNextPage}>
-              {list.isFetchingNextPage ? 'Loading…' : 'Show more'}
+          {(list.showMore || list.loadingMore) && (
+            <button type="button" className="btn btn-outline self-center" onClick={() => list.showMore?.()} disabled={list.loadingMore}>
+              {list.loadingMore ? 'Loading…' : 'Show more'}
             </button>
           )}
         </div>

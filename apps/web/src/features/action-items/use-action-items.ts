@@ -1,5 +1,6 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { getQueryKey } from '@trpc/react-query';
+import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import {
   ACTION_ITEM_STATUSES,
@@ -71,29 +72,62 @@ export function listInput(filters: ActionItemFilters): Omit<ActionItemListInput,
   };
 }
 
+/**
+ * The ledger's pages for the filters: the first, then one more for each "Show more" (each page is read
+ * with the cursor the one before returned). Other filters start again from the first page.
+ */
 export function useActionItemList(filters: ActionItemFilters) {
-  return trpc.actionItems.list.useInfiniteQuery(listInput(filters), { getNextPageParam: (page) => page.nextCursor });
+  const input = listInput(filters);
+  const key = JSON.stringify(input);
+  const [more, setMore] = useState<{ key: string; cursors: string[] }>({ key, cursors: [] });
+  const cursors = more.key === key ? more.cursors : [];
+  const pages = trpc.useQueries((t) =>
+    // The previous filter's items stay on screen while the next ones load.
+    [undefined, ...cursors].map((cursor) => t.actionItems.list({ ...input, ...(cursor ? { cursor } : {}) }, { placeholderData: keepPreviousData })),
+  );
+  // A placeholder is the previous filter's page: its cursor is not one of these.
+  const last = pages.at(-1)?.isPlaceholderData ? undefined : pages.at(-1)?.data;
+  return {
+    items: pages.flatMap((page) => page.data?.items ?? []),
+    isPending: pages[0]!.isPending,
+    isError: pages[0]!.isError,
+    loadingMore: pages.length > 1 && pages.at(-1)!.isPending,
+    showMore: last?.nextCursor ? () => setMore({ key, cursors: [...cursors, last.nextCursor!] }) : null,
+  };
 }
 
-/** The ledger's pages as the list query caches them. */
-interface ListPages {
-  pages: { items: ActionItem[]; nextCursor: string | null }[];
+/** The cached answers that hold items: the ledger's pages and "Open from last time". */
+function updateCachedItems(queryClient: QueryClient, id: string, change: (item: ActionItem) => ActionItem): void {
+  for (const procedure of [trpc.actionItems.list, trpc.actionItems.fromLastTime]) {
+    queryClient.setQueriesData<{ items: ActionItem[] }>({ queryKey: getQueryKey(procedure) }, (data) =>
+      data && { ...data, items: data.items.map((item) => (item.id === id ? change(item) : item)) },
+    );
+  }
 }
 
 /**
- * Changes an item (text, owner, due day, status). The lists it is shown in change in place, so a
- * ticked item stays where it is, struck through, until the list is read again; the filter choices
- * and "Open from last time" are read again.
+ * Changes an item (text, owner, due day, status) where it is shown at once, then as the server
+ * answers: a ticked item stays where it is, struck through, until its list is read again. A refused
+ * change is undone by reading the lists again (the failure goes to the toast).
  */
 export function useUpdateActionItem() {
   const utils = trpc.useUtils();
   const queryClient = useQueryClient();
   return trpc.actionItems.update.useMutation({
-    onSuccess: (item) => {
-      queryClient.setQueriesData<ListPages>({ queryKey: getQueryKey(trpc.actionItems.list) }, (data) =>
-        data && { ...data, pages: data.pages.map((page) => ({ ...page, items: page.items.map((i) => (i.id === item.id ? item : i)) })) },
-      );
+    onMutate: ({ id, status, ...patch }) =>
+      updateCachedItems(queryClient, id, (item) => ({
+        ...item,
+        ...(patch.text !== undefined ? { text: patch.text } : {}),
+        ...(patch.owner !== undefined ? { owner: patch.owner } : {}),
+        ...(patch.due !== undefined ? { due: patch.due } : {}),
+        ...(status ? { status, doneAt: status === 'done' ? Date.now() : null } : {}),
+      })),
+    onSuccess: (saved) => {
+      updateCachedItems(queryClient, saved.id, () => saved);
       void utils.actionItems.facets.invalidate();
+    },
+    onError: () => {
+      void utils.actionItems.list.invalidate();
       void utils.actionItems.fromLastTime.invalidate();
     },
   });
