@@ -43,7 +43,10 @@ export default defineConfig({
           include: ['tests/e2e/**/*.spec.ts'],
           testTimeout: 180_000,
           hookTimeout: 180_000,
-          fileParallelism: false,
+          // Two files at once: most of a file's time is the paced captions, page loads and server starts
+          // it waits on, so the tier takes about half as long on two cores (each file has its own server,
+          // database, browser and ports).
+          maxWorkers: 2,
         },
       },
     ],

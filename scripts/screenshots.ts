@@ -1,6 +1,7 @@
 // Screenshots of each main screen at desktop, laptop and phone width, taken from the real server (test
 // harness: fresh database, offline AI engine) serving the built web app, with realistic seeded meetings.
-// Run: npm run build -w @mbox/web && npm run screenshots   (E2E_WEB_DIST=<dir> to use another build)
+// Run: npm run build -w @mbox/web && npm run screenshots   (E2E_WEB_DIST=<dir> to use another build;
+// SCREENS=settings,settings-ai to take only those screens)
 // Writes docs/screenshots/<screen>-<width>.png.
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -128,11 +129,25 @@ async function main(): Promise<void> {
       },
       { name: 'meeting', path: `/${openMeeting}`, signedIn: true, ready: (p) => p.getByRole('tablist').or(p.locator('[data-panel]#summary')).first().waitFor() },
       { name: 'search', path: '/search?q=design', signedIn: true, ready: (p) => visible(p, 'mark') },
+      {
+        name: 'ask-all',
+        path: `/ask?${new URLSearchParams({ q: 'What did we decide about the remote control last month?' }).toString()}`,
+        signedIn: true,
+        // The link fills the question in; the picture is of its answer.
+        ready: async (p) => {
+          await p.getByRole('button', { name: 'Ask', exact: true }).click();
+          await visible(p, '[data-testid="ask-engine"]');
+        },
+      },
+      // The items the ended meetings left (read by a job after each end).
+      { name: 'action-items', path: '/action-items?status=all', signedIn: true, ready: (p) => visible(p, '[data-testid="action-item"]') },
       { name: 'shared', path: sharedPath, signedIn: false, ready: (p) => visible(p, 'main h1') },
       { name: 'dashboard-only', path: '/dashboard', signedIn: true, ready: (p) => visible(p, 'canvas[aria-label="Talk time per speaker"]') },
       { name: 'tools', path: '/tools', signedIn: true, ready: (p) => visible(p, 'main h1') },
       { name: 'public', path: '/public', signedIn: false, ready: (p) => visible(p, 'main h1') },
       { name: 'settings', path: '/settings', signedIn: true, ready: (p) => visible(p, 'main h1') },
+      // Settings › AI, as an administrator of a server with no model installed yet: the offline engine answers.
+      { name: 'settings-ai', path: '/settings?tab=ai', signedIn: true, ready: (p) => visible(p, '[data-testid="ai-engine"]') },
       { name: 'not-found', path: '/no/such/page', signedIn: true, ready: (p) => p.getByRole('heading', { name: 'Page not found' }).waitFor() },
       {
         name: 'meeting-not-found',
@@ -150,7 +165,8 @@ async function main(): Promise<void> {
         ready: (p) => visible(p, '[data-testid="extension-status"][data-state="missing"]'),
       },
     ];
-    for (const screen of screens) {
+    const only = process.env.SCREENS?.split(',');
+    for (const screen of screens.filter((s) => !only || only.includes(s.name))) {
       for (const width of Object.keys(VIEWPORTS) as (keyof typeof VIEWPORTS)[]) await shoot(browser, app, screen, width);
     }
   } finally {

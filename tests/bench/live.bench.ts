@@ -23,7 +23,7 @@ import { loadavg } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { backendsCpu, cpuSeconds, postJson, serverCpu, serverNodeFlags } from './support.js';
+import { backendsCpu, cpuSeconds, postJson, readEventStream, serverCpu, serverNodeFlags } from './support.js';
 
 const MEETINGS = (process.env.MEETINGS ?? '200,1000').split(',').map(Number);
 const SECONDS = Number(process.env.SECONDS ?? 10);
@@ -90,37 +90,6 @@ async function postLine(served: Served, run: string, m: number, seq: number, sen
   if (status !== 200) throw new Error(`ingest answered ${status}: ${text.slice(0, 300)}`);
   answered?.push(performance.now() - at);
   return (JSON.parse(text) as { meetingKey: string }).meetingKey;
-}
-
-/**
- * Reads a `text/event-stream` answer as the SSE standard parses one: lines, `event` and `data` fields,
- * an event dispatched at each blank line (a comment, `id` and `retry` are read and ignored). The
- * subscribers stand for browsers on other machines; here they share the server's two cores, so they
- * are read as cheaply as node:http allows. The eventsource package reads through fetch and web streams:
- * the client used 0.3 core at 1,000 meetings and its own event-loop delays were part of every latency.
- */
-function readEventStream(onEvent: (name: string, data: string) => void): (chunk: string) => void {
-  let buffer = '';
-  let name = '';
-  let data: string[] = [];
-  return (chunk) => {
-    buffer += chunk;
-    for (let end = buffer.indexOf('\n'); end >= 0; end = buffer.indexOf('\n')) {
-      const line = buffer.slice(0, end).replace(/\r$/, '');
-      buffer = buffer.slice(end + 1);
-      if (line === '') {
-        if (data.length) onEvent(name || 'message', data.join('\n'));
-        name = '';
-        data = [];
-        continue;
-      }
-      const colon = line.indexOf(':');
-      const field = colon < 0 ? line : line.slice(0, colon);
-      const value = colon < 0 ? '' : line.slice(colon + (line[colon + 1] === ' ' ? 2 : 1));
-      if (field === 'event') name = value;
-      else if (field === 'data') data.push(value);
-    }
-  };
 }
 
 /** Opens the SSE subscription of one meeting (its own connection); resolves once the server has started it. */

@@ -90,8 +90,8 @@ function line(m: number, i: number): { speaker: string; text: string } {
   return { speaker: names[i % names.length]!, text: k % 49_999 === 17 ? `${text} Also, the zeppelin demo is on.` : text };
 }
 
-/** The user's meetings and lines, by multi-row INSERT (5,000 lines a statement). */
-export async function seedMeetings(client: pg.ClientBase, userId: string, prefix: string, meetings: number): Promise<void> {
+/** The user's meetings and lines, by multi-row INSERT (5,000 lines a statement); meeting m starts m × 8 hours before `start`. */
+export async function seedMeetings(client: pg.ClientBase, userId: string, prefix: string, meetings: number, start = START): Promise<void> {
   const ids = Array.from({ length: meetings }, (_, m) => id(`${prefix}m`, m));
   await client.query(
     `INSERT INTO "Meeting" (id, "userId", "sessionId", "meetCode", title, "startedAt", "finishedAt", users, "createdAt", "updatedAt")
@@ -103,7 +103,7 @@ export async function seedMeetings(client: pg.ClientBase, userId: string, prefix
         ids.map((mid, m) => ({
           id: mid,
           title: `${TITLES[m % TITLES.length]} ${participants(m)[0]!.split(' ')[0]}`,
-          started: new Date(START - m * 8 * 3_600_000).toISOString(),
+          started: new Date(start - m * 8 * 3_600_000).toISOString(),
           users: `{${participants(m).map((n) => `"${n}"`).join(',')}}`,
         })),
       ),
@@ -115,7 +115,7 @@ export async function seedMeetings(client: pg.ClientBase, userId: string, prefix
     for (let m = from; m < Math.min(meetings, from + perStatement); m++) {
       for (let i = 0; i < LINES; i++) {
         const { speaker, text } = line(m, i);
-        rows.push({ id: id(`${prefix}l`, m * LINES + i), meeting: ids[m], caption: `c${i}`, speaker, text, at: new Date(START - m * 8 * 3_600_000 + i * 4_000).toISOString() });
+        rows.push({ id: id(`${prefix}l`, m * LINES + i), meeting: ids[m], caption: `c${i}`, speaker, text, at: new Date(start - m * 8 * 3_600_000 + i * 4_000).toISOString() });
       }
     }
     await client.query(

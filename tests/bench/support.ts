@@ -81,6 +81,37 @@ export async function backendsCpu(pool: pg.Pool, ownName: string): Promise<{ own
   return cpu;
 }
 
+/**
+ * Reads a `text/event-stream` answer as the SSE standard parses one: lines, `event` and `data` fields,
+ * an event dispatched at each blank line (a comment, `id` and `retry` are read and ignored). Benchmark
+ * clients stand for browsers on other machines; here they share the server's two cores, so they read
+ * as cheaply as node:http allows. The eventsource package reads through fetch and web streams: the live
+ * bench's client used 0.3 core at 1,000 meetings and its own event-loop delays were part of every latency.
+ */
+export function readEventStream(onEvent: (name: string, data: string) => void): (chunk: string) => void {
+  let buffer = '';
+  let name = '';
+  let data: string[] = [];
+  return (chunk) => {
+    buffer += chunk;
+    for (let end = buffer.indexOf('\n'); end >= 0; end = buffer.indexOf('\n')) {
+      const line = buffer.slice(0, end).replace(/\r$/, '');
+      buffer = buffer.slice(end + 1);
+      if (line === '') {
+        if (data.length) onEvent(name || 'message', data.join('\n'));
+        name = '';
+        data = [];
+        continue;
+      }
+      const colon = line.indexOf(':');
+      const field = colon < 0 ? line : line.slice(0, colon);
+      const value = colon < 0 ? '' : line.slice(colon + (line[colon + 1] === ' ' ? 2 : 1));
+      if (field === 'event') name = value;
+      else if (field === 'data') data.push(value);
+    }
+  };
+}
+
 /** Prints one figure beside its reference and target, and counts the targets missed. */
 export class Verdicts {
   missed = 0;

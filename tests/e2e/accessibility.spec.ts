@@ -18,6 +18,7 @@ const SIGNED_IN_ROUTES = [
   '/settings',
   '/settings?tab=summary',
   '/settings?tab=account',
+  '/settings?tab=tokens',
   '/tools',
   '/tools/summarization',
   '/tools/youtube',
@@ -26,6 +27,8 @@ const SIGNED_IN_ROUTES = [
   '/payment-succeeded',
   '/payment-failed',
   '/outbox',
+  '/ask',
+  '/action-items',
 ];
 /** Seen by an account that has not finished onboarding. */
 const ONBOARDING_ROUTES = ['/onboarding', '/onboarding/welcome', '/onboarding/join-meeting', '/onboarding/security', '/onboarding/summary'];
@@ -94,6 +97,24 @@ describe('accessibility: axe-core over every route, signed in and out, at 1280 a
       { speaker: 'Ana Lima', text: 'I will review pricing by Friday.' },
     ], Date.now() - 2 * 3_600_000);
     await seedMeeting(web.app, token, 'a11y-2', [{ speaker: 'Bo Chen', text: 'A short second meeting.' }], Date.now() - 26 * 3_600_000);
+    // The ledger with an item (an overdue one, the owner's line linked), as a meeting's end leaves it.
+    const meeting = await web.app.deps.db.meeting.findUniqueOrThrow({ where: { id: meetingKey }, include: { messages: { orderBy: { spokenAt: 'asc' } } } });
+    const line = meeting.messages[2]!;
+    await web.app.deps.db.actionItem.create({
+      data: {
+        userId: meeting.userId,
+        meetingId: meetingKey,
+        meetingStartedAt: meeting.startedAt,
+        position: 0,
+        sourceKey: `line:${line.id}`,
+        text: 'Review pricing.',
+        owner: 'Ana Lima',
+        dueDate: new Date('2026-01-02T00:00:00Z'),
+        messageId: line.id,
+        speaker: line.user,
+        spokenAt: line.spokenAt,
+      },
+    });
     const found = await audit(page, web.app.url, SIGNED_IN_ROUTES, (route) => route.replace('{id}', meetingKey));
     expect(found).toEqual([]);
     await context.close();

@@ -23,6 +23,7 @@ import { registerRecapEmailRoute } from './modules/recap/route.js';
 import { registerStripeWebhook } from './modules/billing/webhook.js';
 import { registerExportRoute } from './modules/export/route.js';
 import { registerOneClickUnsubscribe } from './modules/recap/one-click.js';
+import { registerMcpRoute } from './modules/mcp/route.js';
 import { meetingRestRoutes, registerMeetingSubscriptions } from './modules/meeting/route.js';
 import { transcriptRestRoutes } from './modules/transcript/route.js';
 import { sealClearWebhookSecrets } from './modules/webhooks/service.js';
@@ -100,6 +101,7 @@ export async function buildApp(deps: AppDeps, options: { webDist?: string | null
   registerExportRoute(app, deps);
   registerAccountExportRoute(app, deps);
   registerRecapEmailRoute(app, deps);
+  registerMcpRoute(app, deps);
   // Browsable page at /docs; its assets ship inside @fastify/swagger-ui (works offline). Static mode
   // only hands the UI our document (also served at /docs/json), it does not describe Fastify's routes.
   await app.register(fastifySwagger, {

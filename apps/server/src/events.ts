@@ -19,7 +19,7 @@ export interface EventMap {
    * Credentials or the user fields they carry changed: every instance drops what it cached for them
    * (modules/auth/credential-cache.ts). Only `userId`: everything of that user.
    */
-  'auth.invalidate': { userId: string; sessionId?: string; extensionTokenId?: string };
+  'auth.invalidate': { userId: string; sessionId?: string; extensionTokenId?: string; personalTokenId?: string };
 }
 
 /** Largest total of line texts an event carries; above it the event names the lines and subscribers read them. */

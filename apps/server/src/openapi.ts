@@ -21,6 +21,7 @@ const PAGE_FAILURES = [415, 422, 502, 503, 504];
  */
 const extraStatuses: Record<string, number[]> = {
   'summary.generate': AI_FAILURES,
+  'ask.all': AI_FAILURES,
   'summary.regenerate': AI_FAILURES,
   'summary.regenerateWithSettings': AI_FAILURES,
   'summary.translate': AI_FAILURES,
@@ -74,8 +75,9 @@ function errorStatusesOf(method: string, operation: Operation, procedure: Proced
   // object, too deep (400), too large (413), of another type (415).
   if (method !== 'get') [400, 413, 415].forEach((s) => statuses.add(s));
   if (operation.security?.length) statuses.add(401);
-  // Any call made with an extension token, public ones included (only the capture calls take one), and
-  // a state-changing call (a mutation, also behind GET) from a browser page of a foreign origin.
+  // Any call made with an extension token, public ones included (only the capture calls take one), a
+  // mutation made with a read-scoped personal access token, and a state-changing call (a mutation,
+  // also behind GET) from a browser page of a foreign origin.
   statuses.add(403);
   // Any request whose Host is not a name of this server (http/request-guards.ts).
   statuses.add(421);
@@ -215,7 +217,9 @@ export function openApiDocument() {
       [BEARER_SCHEME]: {
         type: 'http',
         scheme: 'bearer',
-        description: 'A session token (POST /auth/login) or an extension token (POST /auth/extension-token)',
+        description:
+          'A personal access token (POST /access-tokens, or Settings › Access tokens in the web app; a read-scoped one is refused with 403 on calls that change data), ' +
+          'a session token (POST /auth/login) or an extension token (POST /auth/extension-token; the capture calls only)',
       },
     },
   });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { actionItemSchema } from './action-items.js';
 import { publicUserSchema } from './auth.js';
 import { userSettingsSchema } from './user-settings.js';
 import { webhookSchema } from './webhooks.js';
@@ -8,6 +9,9 @@ export const ACCOUNT_EXPORT_PATH = '/v1/account/export';
 
 /** Name of the account's own file inside the export zip; meetings are `meetings/<day>-<title>-<id>.json|md`. */
 export const ACCOUNT_EXPORT_ACCOUNT_FILE = 'account.json';
+/** The export zip's action items (docs/action-items.md): every item, as `GET /v1/action-items` answers them. */
+export const ACCOUNT_EXPORT_ACTION_ITEMS_FILE = 'action-items.json';
+export const accountExportActionItemsSchema = z.array(actionItemSchema);
 
 /** `account.json` in the export zip: who the account is, its settings, plans and outgoing webhooks. */
 export const accountExportSchema = z.object({

@@ -62,3 +62,82 @@ export type AskStreamEvent = z.infer<typeof askStreamEventSchema>;
 
 /** Matches the `[n]` (or `[n, m]`) citation markers of an answer's text. */
 export const CITATION_MARKER = /\[(\d{1,4}(?:\s*,\s*\d{1,4})*)\]/g;
+
+// ---------------------------------------------------------------- ask all meetings (docs/ask.md)
+
+/** A calendar day in the asker's time zone, for the explicit period of a question across meetings. */
+const dayFilterSchema = (field: 'from' | 'to') =>
+  z.iso.date({ error: `${field} must be a calendar date written YYYY-MM-DD, e.g. 2026-10-31` }).optional();
+
+/**
+ * ask.all / ask.allStream (POST /v1/ask): a question about every meeting of the user. `from` and `to`
+ * (days in the user's time zone, both included) restrict the meetings searched; without them a date
+ * phrase in the question ("last month", "in October", "since Monday") does.
+ */
+export const askAllInputSchema = z
+  .strictObject({
+    question: questionSchema,
+    from: dayFilterSchema('from'),
+    to: dayFilterSchema('to'),
+  })
+  .superRefine((input, ctx) => {
+    if (input.from !== undefined && input.to !== undefined && input.to < input.from) {
+      ctx.addIssue({ code: 'custom', path: ['to'], message: `to must not be before from (${input.from})` });
+    }
+  });
+export type AskAllInput = z.input<typeof askAllInputSchema>;
+
+/** A line the answer across meetings relies on: the line, and the meeting it was said in. */
+export const askAllCitationSchema = askCitationSchema.extend({
+  meetingId: z.string(),
+  meetingTitle: z.string(),
+  /** When the meeting started, epoch milliseconds. */
+  meetingDate: z.number(),
+});
+export type AskAllCitation = z.infer<typeof askAllCitationSchema>;
+
+/** The period the meetings searched were restricted to. */
+export const askAllRangeSchema = z.object({
+  /** First moment included, epoch milliseconds; null: no start ("before October"). */
+  from: z.number().nullable(),
+  /** First moment after the period, epoch milliseconds; null: up to now ("since Monday"). */
+  to: z.number().nullable(),
+  /** The days, in the user's time zone: "Oct 1, 2026 – Oct 31, 2026", one day, "since Nov 23, 2026", "before Oct 1, 2026". */
+  label: z.string(),
+  /** The words of the question that set it ("last month"); null when `from`/`to` did. */
+  said: z.string().nullable(),
+});
+export type AskAllRange = z.infer<typeof askAllRangeSchema>;
+
+/** What was searched: the period (null: every meeting), the meetings in it, and the encrypted ones left out. */
+export const askAllScopeSchema = z.object({
+  range: askAllRangeSchema.nullable(),
+  /** Meetings searched. */
+  meetings: z.number().int(),
+  /** Encrypted meetings in the period, never searched (their text is sealed). */
+  encryptedMeetings: z.number().int(),
+});
+export type AskAllScope = z.infer<typeof askAllScopeSchema>;
+
+/** The whole answer across meetings (POST /v1/ask; the done event of ask.allStream). */
+export const askAllAnswerSchema = z.object({
+  /** Plain text with `[n]` markers; it states the period and the encrypted meetings left out. */
+  answer: z.string(),
+  citations: z.array(askAllCitationSchema),
+  engine: aiEngineSchema,
+  scope: askAllScopeSchema,
+});
+export type AskAllAnswer = z.infer<typeof askAllAnswerSchema>;
+
+/**
+ * Events of ask.allStream, in order: `scope` (what is searched), then as ask.stream: `citations`,
+ * `delta`, and `done` (the whole answer) or `error`.
+ */
+export const askAllStreamEventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('scope'), scope: askAllScopeSchema }),
+  z.object({ type: z.literal('citations'), citations: z.array(askAllCitationSchema) }),
+  z.object({ type: z.literal('delta'), text: z.string() }),
+  askAllAnswerSchema.extend({ type: z.literal('done') }),
+  z.object({ type: z.literal('error'), message: z.string() }),
+]);
+export type AskAllStreamEvent = z.infer<typeof askAllStreamEventSchema>;

@@ -2,7 +2,7 @@ import { tz } from '@date-fns/tz';
 import { format } from 'date-fns';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { dayKey, dayKeyLabel, formatDayLabel, groupByDay, isValidTimeZone, meetingCountLabel, timeZoneSchema } from './days.js';
+import { calendarDaySchema, dayKey, dayKeyLabel, formatDayLabel, groupByDay, isCalendarDay, isValidTimeZone, meetingCountLabel, timeZoneSchema } from './days.js';
 
 // 2026-11-22T03:30Z is still 21 November in New York and already 22 November in Tokyo.
 const lateNight = Date.parse('2026-11-22T03:30:00Z');
@@ -120,5 +120,22 @@ describe('meetingCountLabel', () => {
   it('counts meetings', () => {
     expect(meetingCountLabel(1)).toBe('(1 meeting)');
     expect(meetingCountLabel(3)).toBe('(3 meetings)');
+  });
+});
+
+describe('calendar days', () => {
+  it('accepts days of the calendar written yyyy-MM-dd, leap days included', () => {
+    for (const day of ['2024-02-29', '2026-12-31', '2000-01-01']) expect(isCalendarDay(day)).toBe(true);
+    for (const day of ['2026-02-29', '2026-13-01', '2026-04-31', '2026-1-5', '05/03/2026', '2026-03-05T10:00']) expect(isCalendarDay(day)).toBe(false);
+  });
+
+  it('says what is wrong: the format, or a day the calendar lacks', () => {
+    expect(calendarDaySchema.safeParse('next Friday').error?.issues[0]?.message).toBe('must be a date written YYYY-MM-DD');
+    expect(calendarDaySchema.safeParse('2026-02-30').error?.issues[0]?.message).toBe('is not a day of the calendar');
+    expect(calendarDaySchema.parse(' 2026-03-05 ')).toBe('2026-03-05');
+  });
+
+  it('agrees with dayKey for any moment and zone', () => {
+    fc.assert(fc.property(fc.integer({ min: 0, max: 4_102_444_800_000 }), (time) => isCalendarDay(dayKey(time, 'Pacific/Kiritimati'))));
   });
 });

@@ -185,3 +185,20 @@ export function groupByDay<T>(items: readonly T[], dateOf: (item: T) => DateInpu
 export function meetingCountLabel(count: number): string {
   return `(${count} ${count === 1 ? 'meeting' : 'meetings'})`;
 }
+
+const CALENDAR_DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Whether a yyyy-MM-dd text names a day of the calendar (no 2026-02-30). */
+export function isCalendarDay(text: string): boolean {
+  if (!CALENDAR_DAY.test(text)) return false;
+  const [year, month, day] = text.split('-').map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/** A calendar day without a time, as yyyy-MM-dd (due dates, date filters). */
+export const calendarDaySchema = z
+  .string()
+  .trim()
+  .regex(CALENDAR_DAY, 'must be a date written YYYY-MM-DD')
+  .refine(isCalendarDay, 'is not a day of the calendar');

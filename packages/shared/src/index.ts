@@ -35,3 +35,6 @@ export * from './local-model.js';
 export * from './search.js';
 export * from './account.js';
 export * from './redirect.js';
+export * from './access-tokens.js';
+export * from './mcp.js';
+export * from './action-items.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** Events a user can subscribe a webhook to (docs/webhooks.md). */
-export const WEBHOOK_EVENTS = ['meeting.finished', 'summary.created'] as const;
+export const WEBHOOK_EVENTS = ['meeting.finished', 'summary.created', 'action_item.created', 'action_item.updated'] as const;
 export const webhookEventSchema = z.enum(WEBHOOK_EVENTS, {
   error: () => `Unknown event: expected one of ${WEBHOOK_EVENTS.join(', ')}`,
 });
@@ -10,6 +10,8 @@ export type WebhookEvent = z.infer<typeof webhookEventSchema>;
 export const WEBHOOK_EVENT_LABELS: Record<WebhookEvent, string> = {
   'meeting.finished': 'Meeting finished',
   'summary.created': 'Summary created',
+  'action_item.created': 'Action item created',
+  'action_item.updated': 'Action item updated',
 };
 
 /** Webhooks one user may register. */
@@ -131,5 +133,26 @@ export interface WebhookEventData {
       encrypted: boolean;
     };
   };
+  'action_item.created': { meeting: WebhookMeetingRef; actionItem: WebhookActionItem };
+  'action_item.updated': {
+    meeting: WebhookMeetingRef;
+    actionItem: WebhookActionItem;
+    /** The fields that changed. */
+    changed: ('text' | 'owner' | 'due' | 'status')[];
+    /** Who changed it: its owner (the web app, REST, MCP), or a re-extraction when the meeting ended again. */
+    by: 'user' | 'extraction';
+  };
   ping: { message: string };
+}
+
+/** An action item as webhooks carry it (docs/webhooks.md). */
+export interface WebhookActionItem {
+  id: string;
+  text: string;
+  owner: string;
+  /** YYYY-MM-DD or null. */
+  due: string | null;
+  status: 'open' | 'done';
+  /** The transcript line it was read from, and its address in the web app; null when none was cited. */
+  source: { messageId: string; speaker: string; spokenAt: string; url: string } | null;
 }

@@ -112,4 +112,30 @@ describe('content script', () => {
     // One line, continued in the new node: not a second copy of its start.
     expect(new Set(lines.map((l) => l.captionId)).size).toBe(1);
   });
+
+  it('keeps the words Meet showed inside the debounce window when captions go off before the next scan', async () => {
+    const meet = (window as unknown as { __meet: { say(s: string, t: string, o: object): Promise<void>; captionsOff(): Promise<void>; captionsOn(): Promise<void> } }).__meet;
+    const said = meet.say('Bob Builder', 'I at my side prefer a', { stepMs: 0, rewrites: 0 });
+    await vi.advanceTimersByTimeAsync(1000);
+    await said;
+    // Just before the next poll (one runs every second since the script started).
+    await vi.advanceTimersByTimeAsync(980);
+    expect(sentLines().at(-1)).toMatchObject({ text: 'I at my side prefer a', final: false });
+
+    // The last word arrives and Meet removes the region before the debounced scan runs; the poll comes first.
+    captionText().data = 'I at my side prefer a wireless.';
+    await flushMicrotasks();
+    const off = meet.captionsOff();
+    await vi.advanceTimersByTimeAsync(0);
+    await off;
+    await vi.advanceTimersByTimeAsync(1500);
+    const on = meet.captionsOn();
+    await vi.advanceTimersByTimeAsync(0);
+    await on;
+    await vi.advanceTimersByTimeAsync(3000);
+
+    const lines = sentLines();
+    expect(lines.at(-1)).toMatchObject({ speaker: 'Bob Builder', text: 'I at my side prefer a wireless.', final: true });
+    expect(new Set(lines.map((l) => l.captionId)).size).toBe(1);
+  });
 });

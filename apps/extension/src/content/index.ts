@@ -177,10 +177,18 @@ function scanNow(): void {
   scan();
 }
 
-/** Meet replaces the region node on layout changes; follow whichever node is current. */
+/**
+ * Meet replaces the region node on layout changes and removes it when captions go off; follow whichever
+ * node is current. The node let go still shows its last words, which the debounced scan may not have read
+ * yet: they are read from it first (with captions off, nowhere else shows them).
+ */
 function attachRegion(): void {
   const region = findCaptionRegion(document);
   if (region === observedRegion) return;
+  if (observedRegion) {
+    clearTimeout(scanTimer);
+    scan();
+  }
   detachObserver();
   if (!region) return;
   observedRegion = region;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { citeLlmAnswer, markerNumbers, protectMarks } from './citations.js';
+import { citedNumbers, citeLlmAnswer, keepKnownMarkers, markerNumbers, protectMarks } from './citations.js';
 import { citationElement } from './minutes.js';
 
 const transcript = [
@@ -124,5 +124,18 @@ describe('translations keep the marks', () => {
     const { html, restore } = await protectMarks('<p>Hello</p>');
     expect(html).toBe('<p>Hello</p>');
     expect(restore('<p>Bonjour</p>')).toBe('<p>Bonjour</p>');
+  });
+});
+
+describe('markers of a plain-text answer (Ask)', () => {
+  it('lists the numbers cited in order of first use, ranges expanded', () => {
+    expect(citedNumbers('Raised to $30 [4], annual kept [2][4]; see also [5-7] and [3, 1].')).toEqual([4, 2, 5, 6, 7, 3, 1]);
+    // An unfinished marker (an answer still streaming) is not a citation yet.
+    expect(citedNumbers('Raised to $30 [4')).toEqual([]);
+  });
+
+  it('keeps the numbers the request gave and drops the rest, with the space before a marker left empty', () => {
+    const known = (n: number) => n <= 4;
+    expect(keepKnownMarkers('Raised to $30 [4], the rest [99]. Both [2][7], ranges [3-5].', known)).toBe('Raised to $30 [4], the rest. Both [2], ranges [3, 4].');
   });
 });

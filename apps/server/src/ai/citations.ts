@@ -74,6 +74,22 @@ export function markerNumbers(marker: string): number[] {
   return numbers;
 }
 
+/** The line numbers the markers of a plain-text answer cite, in order of first use, ranges expanded. */
+export function citedNumbers(text: string): number[] {
+  return [...new Set([...text.matchAll(MARKER_RUN)].flatMap((run) => markerNumbers(run[0])))];
+}
+
+/**
+ * A plain-text answer with each marker run kept to the numbers `known` accepts, written `[3, 5]`; a
+ * run citing none of them goes (with the space before it): the model cited a line it was never given.
+ */
+export function keepKnownMarkers(text: string, known: (n: number) => boolean): string {
+  return text.replace(MARKER_RUN, (run) => {
+    const numbers = [...new Set(markerNumbers(run).filter(known))];
+    return numbers.length === 0 ? '' : `${/^\s*/.exec(run)![0]}[${numbers.join(', ')}]`;
+  });
+}
+
 /**
  * Turns the model's `[n]` markers into citation elements. `sent[p - 1]` is the transcript index of
  * the line the model read as number p; a number outside the lines sent is dropped (a marker left with

@@ -157,6 +157,16 @@ export class AiEngine {
     return this.provider ? 'openai' : this.local?.installed ? 'local' : 'offline';
   }
 
+  /**
+   * Runs `work` (reading a whole meeting, then summarising it) in its turn: with the offline engine at most
+   * one per worker thread at once, so summaries that would queue for a thread do not read their meetings
+   * into memory and load the database all at the same moment; with an LLM at once (its requests have their
+   * own limit, LLM_CONCURRENCY).
+   */
+  wholeMeetingTurn<T>(work: () => Promise<T>): Promise<T> {
+    return this.engine === 'offline' ? this.offline.turn(work) : work();
+  }
+
   /** The LLM to answer with: the configured server, else the local model (waiting while it loads). */
   private async llm(): Promise<LlmProvider | undefined> {
     return this.provider ?? (await this.local?.current());

@@ -1,6 +1,8 @@
 /** The AI engine's public surface; routes and jobs import from here. */
+export { readActionItems, type ActionPoint } from './action-items.js';
 export { AiEngine, OFFLINE_MODEL, parseSettings } from './engine.js';
 export type { AiEngineOptions, FixLineInput, GenerateSummaryInput, GeneratedSummary, TranslateInput } from './engine.js';
+export { citedNumbers, keepKnownMarkers } from './citations.js';
 export { AiInputError, LlmNotConfiguredError, LlmRequestError } from './errors.js';
 export { OpenAiProvider, type OpenAiProviderOptions } from './openai-provider.js';
 export { sanitizeSummaryHtml } from './sanitize.js';

@@ -22,7 +22,7 @@ interface Bucket {
 /** The throttled procedures; each call counts once, whichever transport and however batched. */
 export const RATE_LIMIT_BUCKETS: Bucket[] = [
   { name: 'sign-in', what: 'sign-in attempts', limit: 'RATE_LIMIT_SIGN_IN', procedures: ['auth.login', 'auth.signIn', 'auth.firebaseSignIn'] },
-  { name: 'tokens', what: 'token requests', limit: 'RATE_LIMIT_TOKENS', procedures: ['auth.extensionToken', 'auth.refresh'] },
+  { name: 'tokens', what: 'token requests', limit: 'RATE_LIMIT_TOKENS', procedures: ['auth.extensionToken', 'auth.refresh', 'accessTokens.create'] },
   { name: 'referral', what: 'referral acceptances', limit: 'RATE_LIMIT_REFERRAL', procedures: ['referral.accept'] },
   {
     name: 'summarizer',

@@ -67,10 +67,12 @@ interface Account {
 /** The kind of id a path parameter is, from the operation's path. */
 function idKind(path: string, name: string): string {
   if (name === 'id') {
+    if (path.startsWith('/action-items')) return 'actionItem';
     if (path.includes('/message/')) return 'message';
     if (path.startsWith('/auth/sessions')) return 'session';
     if (path.startsWith('/auth/extension-tokens')) return 'extensionToken';
     if (path.startsWith('/webhooks')) return 'webhook';
+    if (path.startsWith('/access-tokens')) return 'accessToken';
     return 'meeting';
   }
   return name;
@@ -90,6 +92,23 @@ async function ownIds(app: TestApp, email: string, token: string): Promise<Recor
     data: { userId: user.id, url: 'https://hooks.example.com/capture', events: ['meeting.finished'], secret: 'whsec_capture' },
   });
   const summary = await app.deps.db.summary.create({ data: { meetingId: meetingKey, promptKey: 'summary', title: 'Summary', text: '<p>s</p>' } });
+  const accessToken = await app.rest<{ accessToken: { id: string } }>('POST', '/v1/access-tokens', { token, body: { name: 'capture', scope: 'read' } });
+  if (accessToken.status !== 200) throw new Error(`access token: ${accessToken.status}`);
+  const meeting = await app.deps.db.meeting.findUniqueOrThrow({ where: { id: meetingKey } });
+  const actionItem = await app.deps.db.actionItem.create({
+    data: {
+      userId: user.id,
+      meetingId: meetingKey,
+      meetingStartedAt: meeting.startedAt,
+      position: 0,
+      sourceKey: `line:${messages[1]!.key}`,
+      text: 'Plan the launch',
+      owner: 'Bo',
+      messageId: messages[1]!.key,
+      speaker: 'Bo',
+      spokenAt: new Date(messages[1]!.spokenAt),
+    },
+  });
   return {
     meeting: meetingKey,
     message: messages[0]!.key,
@@ -97,6 +116,8 @@ async function ownIds(app: TestApp, email: string, token: string): Promise<Recor
     extensionToken: extensionToken.id,
     webhook: webhook.id,
     summaryKey: summary.id,
+    accessToken: accessToken.body.accessToken.id,
+    actionItem: actionItem.id,
   };
 }
 
@@ -191,7 +212,7 @@ describe('every operation of the REST API answers as recorded', () => {
     await app.close();
   });
 
-  /** A premium account with a meeting, a session, an extension token, a webhook and a summary. */
+  /** A premium account with a meeting, a session, an extension token, a webhook, a summary and an access token. */
   async function account(email: string): Promise<Account> {
     const token = await app.signIn(email);
     await makePremium(app, email);

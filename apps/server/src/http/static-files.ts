@@ -44,7 +44,8 @@ export async function registerWebApp(app: FastifyApp, webDistOption: string | nu
   }
 
   app.setNotFoundHandler((request, reply) => {
-    const isApi = /^\/(v1|trpc)(\/|$)/.test(request.url);
+    // Also /.well-known: MCP clients look for OAuth metadata there, and must read "none" rather than the app shell.
+    const isApi = /^\/(v1|trpc|\.well-known)(\/|$)/.test(request.url);
     if (serveWeb && request.method === 'GET' && !isApi) {
       // SPA fallback: client-side routes load the app shell.
       return reply.type('text/html').sendFile('index.html');

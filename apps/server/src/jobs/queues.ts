@@ -13,6 +13,8 @@ export interface QueuePayloads {
   'meeting-idle-sweep': Record<string, never>;
   /** One attempt at a webhook delivery; a failure is retried with backoff (modules/webhooks). */
   'webhook-deliver': { deliveryId: string };
+  /** Reads an ended meeting's action items into the ledger (modules/action-items). */
+  'action-items-extract': { meetingId: string };
 }
 
 export type QueueName = keyof QueuePayloads;
@@ -38,6 +40,8 @@ export function queuePolicies(config: Config): Record<QueueName, QueuePolicy> {
     'recipient-confirm': { policy: 'standard', retryLimit: 6, retryDelay: config.RECAP_RETRY_DELAY_SECONDS, retryBackoff: true },
     'meeting-idle-sweep': { policy: 'short', retryLimit: 2, retryDelay: 5, retryBackoff: false },
     'webhook-deliver': { policy: 'standard', retryLimit: 8, retryDelay: config.WEBHOOK_RETRY_DELAY_SECONDS, retryBackoff: true },
+    // An LLM outage: the same retries as a recap's summary.
+    'action-items-extract': { policy: 'standard', retryLimit: 3, retryDelay: config.RECAP_RETRY_DELAY_SECONDS, retryBackoff: true },
   };
 }
 

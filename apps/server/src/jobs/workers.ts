@@ -1,4 +1,5 @@
 import type { AppDeps } from '../deps.js';
+import { extractActionItems } from '../modules/action-items/service.js';
 import { runRecapJob } from '../modules/recap/job.js';
 import { sendConfirmation } from '../modules/recap/recipients.js';
 import { runIdleSweep, scheduleIdleSweep } from '../modules/transcript/idle-sweep.js';
@@ -12,5 +13,8 @@ export function registerWorkers(deps: AppDeps): void {
     await runIdleSweep(deps);
   });
   deps.jobs.onStart(() => scheduleIdleSweep(deps, 0));
+  deps.jobs.work('action-items-extract', async (job) => {
+    await extractActionItems(deps, job.data.meetingId);
+  });
   deps.jobs.work('webhook-deliver', (job) => deliverWebhook(deps, job.data.deliveryId, { lastAttempt: job.lastAttempt }));
 }

@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { PROMPTS } from '@mbox/shared';
 import type { Config } from '../config.js';
 
 /** The parts of a chat-completion request the tests look at. */
@@ -72,7 +73,47 @@ const defaultResponder: Responder = (body, index) => `Answer ${index + 1} from $
  * An OpenAI-compatible HTTP server on 127.0.0.1 for tests: POST /v1/chat/completions with and
  * without `stream: true` (SSE), errors, 429s, delays and stalls on demand; every request recorded.
  */
-export async function startOpenAiTestServer(options: { responder?: Responder; latencyMs?: number } = {}): Promise<OpenAiTestServer> {
+/** Tokens as the test server reports them: one per four characters of the messages, and of the answer. */
+function usageOf(body: ChatCompletionBody, content: string) {
+  const prompt = Math.ceil(body.messages.reduce((n, m) => n + m.content.length, 0) / 4);
+  const answer = Math.ceil(content.length / 4);
+  return { prompt_tokens: prompt, completion_tokens: answer, total_tokens: prompt + answer };
+}
+
+/** A whole (not streamed) chat completion answering `content`. */
+function completion(body: ChatCompletionBody, content: string, id: string) {
+  return {
+    id,
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model: body.model,
+    choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop', logprobs: null }],
+    usage: usageOf(body, content),
+  };
+}
+
+/** The Action Items request every ended meeting makes (docs/action-items.md), told by its prompt's first line. */
+export function isActionItemsRequest(body: ChatCompletionBody): boolean {
+  const first = PROMPTS.action.instructions.split('\n')[0]!;
+  return body.messages.some((m) => m.content.includes(first));
+}
+
+/** For `aside`: the Action Items requests answered with "none", the rest left to the test. */
+export function actionItemsAside(body: ChatCompletionBody): string | undefined {
+  return isActionItemsRequest(body) ? 'No action items were assigned in this meeting.' : undefined;
+}
+
+export interface OpenAiTestServerOptions {
+  responder?: Responder;
+  latencyMs?: number;
+  /**
+   * Requests of other work that shares the LLM, answered at once with the text this returns and kept
+   * out of `requests` and of the scripted replies (a recap test scripts the recap's own requests).
+   */
+  aside?: (body: ChatCompletionBody) => string | undefined;
+}
+
+export async function startOpenAiTestServer(options: OpenAiTestServerOptions = {}): Promise<OpenAiTestServer> {
   const requests: RecordedRequest[] = [];
   const queue: ScriptedReply[] = [];
   let responder = options.responder ?? defaultResponder;
@@ -95,6 +136,11 @@ export async function startOpenAiTestServer(options: { responder?: Responder; la
         body = JSON.parse(raw) as ChatCompletionBody;
       } catch {
         sendJson(res, 400, { error: { message: 'Body is not JSON', type: 'invalid_request_error' } });
+        return;
+      }
+      const aside = options.aside?.(body);
+      if (aside !== undefined) {
+        sendJson(res, 200, completion(body, aside, 'chatcmpl-aside'));
         return;
       }
       inFlight++;
@@ -125,21 +171,9 @@ export async function startOpenAiTestServer(options: { responder?: Responder; la
         const content = reply.content ?? responder(body, index);
         const id = `chatcmpl-test-${index + 1}`;
         const created = Math.floor(Date.now() / 1000);
-        const usage = {
-          prompt_tokens: Math.ceil(body.messages.reduce((n, m) => n + m.content.length, 0) / 4),
-          completion_tokens: Math.ceil(content.length / 4),
-          total_tokens: 0,
-        };
-        usage.total_tokens = usage.prompt_tokens + usage.completion_tokens;
+        const usage = usageOf(body, content);
         if (!body.stream) {
-          sendJson(res, 200, {
-            id,
-            object: 'chat.completion',
-            created,
-            model: body.model,
-            choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop', logprobs: null }],
-            usage,
-          });
+          sendJson(res, 200, completion(body, content, id));
           return;
         }
         res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });

@@ -145,11 +145,16 @@ export function fillPath(path: string, values: Record<string, string>): string {
 /** What a one-character escape stands for in an example: `\w` a letter, `\d` a digit, `\.` a dot. */
 const ESCAPE_EXAMPLES: Record<string, string> = { w: 'a', d: '0', s: ' ' };
 
-/** A string matching simple patterns made of literals, escapes and [classes] with {n}, +, * or ? counts. */
+/** A string matching simple patterns made of literals, escapes, (groups) and [classes] with {n}, +, * or ? counts. */
 export function fromPattern(pattern: string): string {
   let out = '';
   const source = pattern.replace(/^\^/, '').replace(/\$$/, '');
   for (let i = 0; i < source.length; ) {
+    // A group's parentheses add nothing to an example (groups with counts of their own are not taught).
+    if (source[i] === '(' || source[i] === ')') {
+      i += source.startsWith('(?:', i) ? 3 : 1;
+      continue;
+    }
     let unit: string;
     if (source[i] === '[') {
       const end = source.indexOf(']', i);
@@ -193,6 +198,8 @@ export function validValue(schema: JsonSchema): unknown {
       return Array.from({ length: schema.minItems ?? 0 }, () => validValue(schema.items ?? {}));
     case 'string':
       if (schema.format === 'email') return 'fuzz@example.com';
+      // zod's ISO date pattern (leap days and all) is beyond fromPattern; any real day will do.
+      if (schema.format === 'date') return '2026-01-01';
       if (schema.pattern) return fromPattern(schema.pattern);
       return 'a'.repeat(Math.max(schema.minLength ?? 1, 1));
     case 'integer':

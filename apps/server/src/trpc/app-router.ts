@@ -1,3 +1,5 @@
+import { accessTokensRouter } from '../modules/access-tokens/router.js';
+import { actionItemsRouter } from '../modules/action-items/router.js';
 import { aiUsageRouter } from '../modules/ai-usage/router.js';
 import { accountRouter } from '../modules/account/router.js';
 import { authRouter } from '../modules/auth/router.js';
@@ -41,6 +43,8 @@ export const appRouter = router({
   aiUsage: aiUsageRouter,
   account: accountRouter,
   localModel: localModelRouter,
+  accessTokens: accessTokensRouter,
+  actionItems: actionItemsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -4,8 +4,9 @@ import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import { getTRPCErrorFromUnknown } from '@trpc/server/unstable-core-do-not-import';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { ZodError } from 'zod';
-import { describeIssues, isPremiumActive, normalizeStrings, type ApiErrorData } from '@mbox/shared';
+import { describeIssues, isPremiumActive, normalizeStrings, type ApiErrorData, type PersonalTokenScope } from '@mbox/shared';
 import { AppError, ERROR_KINDS, type InputIssue } from '../app-error.js';
+import { requireWriteScope } from '../modules/access-tokens/service.js';
 import type { AuthUser } from '../modules/auth/service.js';
 import { CSRF_REFUSAL, type AuthRefusal, type Context } from './context.js';
 
@@ -34,9 +35,16 @@ export function trpcErrorOf(cause: unknown): TRPCError {
   return new TRPCError({ code: appError.trpcCode, message: appError.message, cause: appError });
 }
 
+/**
+ * A procedure's meta: its REST operation, and the scope a personal access token needs to call it when
+ * it is not the usual one (write for mutations, read for the rest): a subscription that stores
+ * something needs write, a question asked by POST needs only read.
+ */
+export type ProcedureMeta = OpenApiMeta & { scope?: PersonalTokenScope };
+
 const t = initTRPC
   .context<Context>()
-  .meta<OpenApiMeta>()
+  .meta<ProcedureMeta>()
   .create({
     errorFormatter({ shape: tRPCShape, error: raised, path, ctx }) {
       // Thrown where the procedure ladder does not translate it (a subscription's stream).
@@ -119,26 +127,50 @@ const callBoundary = t.middleware(async ({ ctx, type, path, getRawInput, next })
 /** Every procedure starts here; the levels below decide who may call. */
 const procedure = t.procedure.use(callBoundary);
 
+/** A `read` personal access token may make the calls that only read (403 naming the scope otherwise). */
+function checkTokenScope(user: AuthUser, type: 'query' | 'mutation' | 'subscription', path: string, meta: ProcedureMeta | undefined): void {
+  if ((meta?.scope ?? (type === 'mutation' ? 'write' : 'read')) === 'write') requireWriteScope(user, `${path} changes data and`);
+}
+
 /**
  * Calls anyone may make, signed in or not. An extension token is refused here too (403): it may only
  * send transcripts, so it must never count as its owner, for instance on the public summarizers, where a
  * signed-in caller is counted per account and premium is unlimited.
  */
-export const publicProcedure = procedure.use(({ ctx, next }) => {
+export const publicProcedure = procedure.use(({ ctx, type, path, meta, next }) => {
   if (ctx.user?.via === 'extension') throw extensionTokenRefused();
+  if (ctx.user) checkTokenScope(ctx.user, type, path, meta);
   return next();
 });
 
 /**
  * Calls the browser extension makes with its token: sending caption lines and capture gaps, ending a
- * meeting. Session tokens may make them too. Missing or refused credentials: 401 (403 for a failed CSRF
- * check), naming why.
+ * meeting. Session tokens (and write-scoped personal access tokens) may make them too. Missing or
+ * refused credentials: 401 (403 for a failed CSRF check), naming why.
  */
-// tRPC merges the returned ctx into the current one.
-export const extensionProcedure = procedure.use(({ ctx, next }) => next({ ctx: { user: signedInUser(ctx) } }));
+export const extensionProcedure = procedure.use(({ ctx, type, path, meta, next }) => {
+  const user = signedInUser(ctx);
+  checkTokenScope(user, type, path, meta);
+  // tRPC merges the returned ctx into the current one.
+  return next({ ctx: { user } });
+});
 
-/** Everything else, minting extension tokens included: a signed-in session (or Firebase ID token) only. */
+/**
+ * Everything else, minting extension tokens included: a signed-in session (or Firebase ID token), or a
+ * personal access token of the scope the call needs.
+ */
 export const authedProcedure = publicProcedure.use(({ ctx, next }) => next({ ctx: { user: sessionUser(ctx) } }));
+
+/**
+ * Managing credentials and deleting the account: a signed-in session only. A leaked personal access
+ * token must not be able to mint more tokens, revoke its owner's, or delete the account.
+ */
+export const sessionOnlyProcedure = authedProcedure.use(({ ctx, next }) => {
+  if (ctx.user.via === 'personal-token') {
+    throw new AppError('FORBIDDEN', 'Personal access tokens cannot make this call: sign in to the web app to manage tokens or the account');
+  }
+  return next();
+});
 
 /** The caller of an extensionProcedure call, or the refusal (an AppError: 401; 403 for a failed CSRF check). */
 export function signedInUser(ctx: Context): AuthUser {

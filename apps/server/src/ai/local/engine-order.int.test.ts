@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AskStreamEvent, Summary } from '@mbox/shared';
+import type { AskAllStreamEvent, AskStreamEvent, Summary } from '@mbox/shared';
 import { loadConfig } from '../../config.js';
 import { startTestApp, type TestApp } from '../../test/app.js';
 import { makePremium, seedMeeting } from '../../test/fixtures.js';
@@ -166,6 +166,31 @@ describe('every AI feature with the local model, through the server', () => {
     });
     expect(events.filter((e) => e.type === 'delta').length).toBeGreaterThan(3);
     expect(events.at(-1)).toMatchObject({ type: 'done', engine: 'local' });
+  });
+
+  it('answers a question across all meetings as a stream, citing only lines it was given', async () => {
+    const events: AskAllStreamEvent[] = [];
+    await new Promise<void>((resolve, reject) => {
+      const sub = app.trpc(token).ask.allStream.subscribe(
+        { question: 'Who sends the report to the customer?' },
+        {
+          onData: (event) => {
+            events.push(event);
+            if (event.type === 'done' || event.type === 'error') {
+              sub.unsubscribe();
+              resolve();
+            }
+          },
+          onError: reject,
+        },
+      );
+    });
+    expect(events[0]).toMatchObject({ type: 'scope', scope: { range: null } });
+    expect(events.filter((e) => e.type === 'delta').length).toBeGreaterThan(3);
+    const done = events.at(-1)!;
+    expect(done).toMatchObject({ type: 'done', engine: 'local' });
+    // The tiny model writes noise: whatever [n] it wrote maps to a line of the user's meetings or is dropped.
+    if (done.type === 'done') for (const c of done.citations) expect(c.meetingId).toBe(meetingKey);
   });
 
   it('cleans caption lines and summarises pasted text (the tools summarizer) with the local model', async () => {

@@ -1,8 +1,9 @@
 import type * as ChronoEnglish from 'chrono-node/en';
+import { dayKey } from '@mbox/shared';
 import { lazyRequire } from '../../lazy-require.js';
 
-/** Dates said in a meeting ("by Friday", "next Tuesday", "on the 12th") are read by chrono-node. */
-const chrono = lazyRequire<typeof ChronoEnglish>('chrono-node/en');
+/** Dates said in a meeting ("by Friday", "next Tuesday", "on the 12th") or asked about ("last month") are read by chrono-node. */
+export const chrono = lazyRequire<typeof ChronoEnglish>('chrono-node/en');
 
 /** When and where a meeting took place: what "Friday" or "tomorrow" is relative to. */
 export interface MeetingClock {
@@ -43,6 +44,8 @@ export interface DueDate {
   said: string;
   /** The date in the meeting's time zone: "Fri, Mar 8, 2024". */
   label: string;
+  /** The same day as yyyy-MM-dd. */
+  day: string;
 }
 
 /** The first date a sentence names, resolved forward from the meeting's date ("by Friday" → the coming Friday). */
@@ -62,7 +65,8 @@ export function dueDate(sentence: string, clock: MeetingClock): DueDate | undefi
       day.format(r.start.date()) !== meetingDay,
   );
   if (!result) return undefined;
-  return { said: result.text, label: day.format(result.start.date()) };
+  const date = result.start.date();
+  return { said: result.text, label: day.format(date), day: dayKey(date, timeZone) };
 }
 
 /**

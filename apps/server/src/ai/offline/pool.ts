@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import pLimit from 'p-limit';
 import type { Piscina } from 'piscina';
 import { repoRoot } from '../../db/paths.js';
 import { transferablesOf } from '../transcript-pages.js';
@@ -9,6 +10,11 @@ import runOfflineTask, { type OfflineAnswer, type OfflineTask } from './worker.j
 /** Runs offline summaries: in worker threads in the server, in the calling thread in tests and scripts. */
 export interface OfflineRunner {
   run(task: OfflineTask, signal?: AbortSignal): Promise<OfflineAnswer>;
+  /**
+   * Runs `work` (read a whole meeting, then summarise it) when a thread is free for it: at most one such
+   * work per thread at once, the others waiting before they read (docs/performance.md, "Offline summaries").
+   */
+  turn<T>(work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -18,6 +24,7 @@ export const inlineRunner: OfflineRunner = {
     signal?.throwIfAborted();
     return Promise.resolve(runOfflineTask(task));
   },
+  turn: (work) => work(),
   close: () => Promise.resolve(),
 };
 
@@ -48,6 +55,7 @@ function workerEntry(): { filename: string; execArgv?: string[] } {
  */
 export function workerPoolRunner(threads: number): OfflineRunner {
   let pool: Promise<Piscina> | undefined;
+  const turns = pLimit(threads);
   const start = async () => {
     const { Piscina } = await import('piscina');
     const entry = workerEntry();
@@ -60,6 +68,7 @@ export function workerPoolRunner(threads: number): OfflineRunner {
       // A paged transcript moves to the worker: copying 20,000 turns would hold the event loop.
       return (await p.run(task, { signal, transferList: transferablesOf(task.transcript) })) as OfflineAnswer;
     },
+    turn: (work) => turns(work),
     close: async () => {
       if (pool) await (await pool).destroy();
     },

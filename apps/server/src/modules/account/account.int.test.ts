@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ACCOUNT_EXPORT_PATH,
+  accountExportActionItemsSchema,
   accountExportSchema,
   meetingExportSchema,
   type DeleteAccountOutput,
@@ -49,6 +50,19 @@ describe('Download my data', () => {
     const summary = await app.rest<{ text: string }>('POST', '/v1/prompts', { token, body: { meetKey: first.meetingKey, promptKey: 'summary' } });
     expect(summary.status, JSON.stringify(summary.body)).toBe(200);
     expect((await app.rest('PUT', '/v1/user-settings', { token, body: { sendNoSummary: true, whiteEmailList: ['team@example.com'] } })).status).toBe(200);
+    // An action item of the first meeting, as its end would have read it.
+    const meetingRow = await app.deps.db.meeting.findUniqueOrThrow({ where: { id: first.meetingKey } });
+    await app.deps.db.actionItem.create({
+      data: {
+        userId: meetingRow.userId,
+        meetingId: meetingRow.id,
+        meetingStartedAt: meetingRow.startedAt,
+        position: 0,
+        sourceKey: `line:${first.messages[2]!.key}`,
+        text: 'Fix the invoice bugs.',
+        owner: 'Ana',
+      },
+    });
     const hook = await app.rest('POST', '/v1/webhooks', { token, body: { url: 'http://127.0.0.1:9/hook', events: ['meeting.finished'] } });
     expect(hook.status, JSON.stringify(hook.body)).toBe(200);
 
@@ -58,8 +72,8 @@ describe('Download my data', () => {
     expect(response.headers.get('content-disposition')).toMatch(/^attachment; filename="mbox-data-\d{4}-\d{2}-\d{2}\.zip"$/);
     const entries = await unzip(body);
     const names = [...entries.keys()];
-    expect(names[0]).toBe('account.json');
-    expect(names.slice(1)).toEqual([
+    expect(names.slice(0, 2)).toEqual(['account.json', 'action-items.json']);
+    expect(names.slice(2)).toEqual([
       expect.stringMatching(/^meetings\/2026-11-20-Untitled meet-\w+\.json$/),
       expect.stringMatching(/^meetings\/2026-11-20-Untitled meet-\w+\.md$/),
       expect.stringMatching(/^meetings\/2026-11-21-Untitled meet-\w+\.json$/),
@@ -73,12 +87,16 @@ describe('Download my data', () => {
     expect(entries.get('account.json')).not.toContain('whsec_');
     expect(account.meetings).toBe(2);
 
-    const meeting = meetingExportSchema.parse(JSON.parse(entries.get(names[1]!)!));
+    // The first meeting's action item, as the ledger lists it.
+    expect(accountExportActionItemsSchema.parse(JSON.parse(entries.get('action-items.json')!))).toEqual([
+      expect.objectContaining({ text: 'Fix the invoice bugs.', owner: 'Ana', meeting: expect.objectContaining({ id: first.meetingKey }) }),
+    ]);
+    const meeting = meetingExportSchema.parse(JSON.parse(entries.get(names[2]!)!));
     expect(meeting.meeting.meet.key).toBe(first.meetingKey);
     expect(meeting.meeting.messages.map((m) => m.text)).toEqual(TALK.map((line) => line.text));
     expect(meeting.meeting.messages[1]).toMatchObject({ marks: ['important'], comment: 'Check the invoice bugs' });
     expect(meeting.summaries.summaries.map((s) => s.promptKey)).toEqual(['summary']);
-    const markdown = entries.get(names[2]!)!;
+    const markdown = entries.get(names[3]!)!;
     expect(markdown).toContain(TALK[0]!.text);
     expect(markdown).toContain('### Summary');
     expect([...entries.values()].join('\n')).not.toContain('another account');
@@ -92,7 +110,7 @@ describe('Download my data', () => {
     const stored = await app.deps.db.message.findFirstOrThrow({ where: { meetingId: meetingKey } });
     expect(stored.encrypted).toBe(true);
     const entries = await unzip((await download(app, token)).body);
-    const json = [...entries].find(([name]) => name.endsWith('.json') && name !== 'account.json')![1];
+    const json = [...entries].find(([name]) => name.startsWith('meetings/') && name.endsWith('.json'))![1];
     expect(meetingExportSchema.parse(JSON.parse(json)).meeting.messages[0]!.text).toBe('A secret line, encrypted at rest.');
   });
 
@@ -118,6 +136,7 @@ async function rowsOf(app: TestApp, userId: string): Promise<Record<string, numb
       (SELECT count(*)::int FROM "Webhook" WHERE "userId" = ${userId}) AS webhooks,
       (SELECT count(*)::int FROM "Session" WHERE "userId" = ${userId}) AS sessions,
       (SELECT count(*)::int FROM "ExtensionToken" WHERE "userId" = ${userId}) AS "extensionTokens",
+      (SELECT count(*)::int FROM "PersonalAccessToken" WHERE "userId" = ${userId}) AS "personalTokens",
       (SELECT count(*)::int FROM "Subscription" WHERE "userId" = ${userId}) AS subscriptions,
       (SELECT count(*)::int FROM "Referral" WHERE "referrerId" = ${userId} OR "acceptorId" = ${userId}) AS referrals,
       (SELECT count(*)::int FROM "DailyUsage" WHERE subject = ${userId}) AS "dailyUsage"`;
@@ -134,6 +153,7 @@ const NONE = {
   webhooks: 0,
   sessions: 0,
   extensionTokens: 0,
+  personalTokens: 0,
   subscriptions: 0,
   referrals: 0,
   dailyUsage: 0,
@@ -205,12 +225,13 @@ describe('Delete my account', () => {
     expect((await app.rest('PUT', `/v1/p/meeting/encrypt/${meetingKey}`, { token })).status).toBe(200);
     expect((await app.rest('POST', '/v1/prompts', { token, body: { meetKey: meetingKey, promptKey: 'summary' } })).status).toBeLessThan(500);
     expect((await app.rest('POST', '/v1/webhooks', { token, body: { url: 'http://127.0.0.1:9/hook', events: ['meeting.finished'] } })).status).toBe(200);
+    expect((await app.rest('POST', '/v1/access-tokens', { token, body: { name: 'script', scope: 'write' } })).status).toBe(200);
     // A recipient's confirmation e-mail is an outbox file of the account too.
     expect((await app.rest('PUT', '/v1/user-settings', { token, body: { whiteEmailList: ['friend@partner.org'] } })).status).toBe(200);
     await world.waitForOutbox(3);
     const filesBefore = await world.outboxFiles();
     const before = await rowsOf(app, leaver.id);
-    for (const table of ['meetings', 'messages', 'recaps', 'recapRecipients', 'webhooks', 'sessions', 'extensionTokens', 'subscriptions', 'referrals'] as const) {
+    for (const table of ['meetings', 'messages', 'recaps', 'recapRecipients', 'webhooks', 'sessions', 'extensionTokens', 'personalTokens', 'subscriptions', 'referrals'] as const) {
       expect(before[table], table).toBeGreaterThan(0);
     }
     expect((await app.deps.db.user.findUniqueOrThrow({ where: { id: leaver.id } })).wrappedDataKey).not.toBeNull();

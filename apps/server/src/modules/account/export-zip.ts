@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
-import { ACCOUNT_EXPORT_ACCOUNT_FILE, accountExportSchema, dayKey, UNTITLED_MEETING } from '@mbox/shared';
+import { ACCOUNT_EXPORT_ACCOUNT_FILE, ACCOUNT_EXPORT_ACTION_ITEMS_FILE, accountExportSchema, dayKey, UNTITLED_MEETING } from '@mbox/shared';
 import type { AppDeps } from '../../deps.js';
+import { allActionItems } from '../action-items/service.js';
 import type { AuthUser } from '../auth/service.js';
 import { safeTitle } from '../export/filename.js';
 import { exportTimeZone, meetingJsonAndMarkdown } from '../export/service.js';
@@ -14,7 +15,7 @@ function entryStem(meeting: ExportedMeetingRef, timeZone: string): string {
 
 /**
  * The account's data as a zip (docs/account-and-plans.md): `account.json` (profile, settings, plans,
- * webhooks), then per meeting its JSON export (lines with marks and comments, summaries with their
+ * webhooks), `action-items.json` (the action items of every meeting), then per meeting its JSON export (lines with marks and comments, summaries with their
  * translations, as `GET /v1/meeting/{id}/export?format=json` writes it) and its Markdown export.
  *
  * It streams: the meeting list is only ids, and each meeting is read when the zip reaches it (yazl asks
@@ -33,6 +34,12 @@ export async function accountExportZip(deps: AppDeps, user: Pick<AuthUser, 'id' 
   zip.on('error', (error: Error) => output.destroy(error));
 
   zip.addBuffer(Buffer.from(`${JSON.stringify(account, null, 2)}\n`), ACCOUNT_EXPORT_ACCOUNT_FILE, { mtime: new Date(account.exportedAt) });
+  zip.addReadStreamLazy(ACCOUNT_EXPORT_ACTION_ITEMS_FILE, { mtime: new Date(account.exportedAt) }, (ready) => {
+    allActionItems(deps, user.id).then(
+      (items) => ready(null, Readable.from([Buffer.from(`${JSON.stringify(items, null, 2)}\n`)])),
+      (error: unknown) => ready(error instanceof Error ? error : new Error(String(error)), undefined as never),
+    );
+  });
   // The JSON and the Markdown of a meeting come from one read of it.
   let current: { id: string; files: ReturnType<typeof meetingJsonAndMarkdown> } | null = null;
   const filesOf = (id: string) => {

@@ -1,5 +1,5 @@
 import { deleteAccountInputSchema, deleteAccountOutputSchema } from '@mbox/shared';
-import { authedProcedure, router } from '../../trpc/trpc.js';
+import { router, sessionOnlyProcedure } from '../../trpc/trpc.js';
 import { clearSessionCookies } from '../auth/cookies.js';
 import { deleteAccount } from './service.js';
 
@@ -7,7 +7,7 @@ const tags = ['account'];
 
 export const accountRouter = router({
   // The data export is GET /v1/account/export, a streamed zip (route.ts).
-  delete: authedProcedure
+  delete: sessionOnlyProcedure
     .meta({
       openapi: {
         method: 'POST',
@@ -15,7 +15,7 @@ export const accountRouter = router({
         tags,
         protect: true,
         summary:
-          'Delete the account for good: body { confirm: <the account e-mail> }. Cancels paid subscriptions at once, removes every meeting, summary, recap (and its outbox file), webhook, session and extension token',
+          'Delete the account for good: body { confirm: <the account e-mail> }. Cancels paid subscriptions at once, removes every meeting, summary, recap (and its outbox file), webhook, session, extension token and personal access token',
       },
     })
     .input(deleteAccountInputSchema)

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAILY_LIMIT_REACHED, type AiUsage, type AskStreamEvent, type Summary } from '@mbox/shared';
 import { startTestApp, type TestApp } from '../../test/app.js';
 import { makePremium, seedMeeting, type SeedLine } from '../../test/fixtures.js';
-import { startOpenAiTestServer, testLlmConfig, type OpenAiTestServer, type RecordedRequest } from '../../test/openai-server.js';
+import { isActionItemsRequest, startOpenAiTestServer, testLlmConfig, type OpenAiTestServer, type RecordedRequest } from '../../test/openai-server.js';
 import { startSmtpServer, type TestSmtpServer } from '../../test/smtp-server.js';
 import { usageDay } from '../../trpc/rate-limit.js';
 import type { AuthUser } from '../auth/service.js';
@@ -89,10 +89,12 @@ describe('AI metering with an OpenAI-compatible LLM', () => {
     await Promise.all([llm?.close(), smtp?.close()]);
   });
 
-  it('counts recap summaries: a free user ending 12 small meetings gets 10 generations that day, not 22', { timeout: 90_000 }, async () => {
+  it('counts recap summaries: a free user ending 12 small meetings gets 10 generations that day, not 22; action items take none', { timeout: 90_000 }, async () => {
     const email = 'recaps@example.com';
     const token = await app.signIn(email);
     const before = llm.requests.length;
+    // Each ended meeting also has its action items read (docs/action-items.md): LLM requests that take tokens, not generations.
+    const summaryRequests = () => llm.requests.slice(before).filter((r) => !isActionItemsRequest(r.body));
     const meetings: string[] = [];
     const recapsSettled = async () => {
       const { recaps } = await app.trpc(token).recap.list.query({});
@@ -113,14 +115,18 @@ describe('AI metering with an OpenAI-compatible LLM', () => {
     const refused = recaps.filter((r) => r.status !== 'sent');
     expect(refused).toHaveLength(2);
     for (const recap of refused) expect(recap.error).toContain(DAILY_LIMIT_REACHED);
-    expect(llm.requests.length - before).toBe(10);
-    expect(await app.deps.db.summary.count({ where: { meetingId: { in: meetings } } })).toBe(10);
+    expect(summaryRequests()).toHaveLength(10);
+    const summaries = { meetingId: { in: meetings }, promptKey: 'summary' };
+    expect(await app.deps.db.summary.count({ where: summaries })).toBe(10);
+    await expect
+      .poll(() => app.deps.db.summary.count({ where: { meetingId: { in: meetings }, promptKey: 'action' } }), { timeout: 30_000, interval: 200 })
+      .toBe(12);
 
     // Asked for in the app, the 11th generation of the day is refused too and stores nothing.
     const over = await prompt(app, token, meetings[0]!, 'goal');
     expect(over).toMatchObject({ status: 429, body: { code: 'TOO_MANY_REQUESTS', message: DAILY_LIMIT_REACHED } });
-    expect(llm.requests.length - before).toBe(10);
-    expect(await app.deps.db.summary.count({ where: { meetingId: { in: meetings } } })).toBe(10);
+    expect(summaryRequests()).toHaveLength(10);
+    expect(await app.deps.db.summary.count({ where: summaries })).toBe(10);
     expect((await usage(app, token)).generations).toEqual({ used: 10, limit: 10, left: 0 });
   });
 

@@ -28,8 +28,11 @@ const ANSWER_TOKENS_ESTIMATE = 1024;
 /** Which engine answers: LLM generations always count; offline ones only when AI_COUNT_OFFLINE is set. */
 export type GenerationEngine = 'llm' | 'offline';
 
-/** The counter a generation's use goes to: the meeting AI's, or the summarizer tools'. */
-export type UseCounter = 'meeting' | 'summarizer';
+/**
+ * The counter a generation's use goes to: the meeting AI's, or the summarizer tools'; `none` for work
+ * the server does on its own for an ended meeting (its action items): only its LLM tokens count.
+ */
+export type UseCounter = 'meeting' | 'summarizer' | 'none';
 
 export interface GenerationRequest {
   engine: GenerationEngine;
@@ -103,7 +106,8 @@ interface Hold {
 async function take(deps: AppDeps, user: AuthUser, request: GenerationRequest): Promise<Hold> {
   const premium = isPremiumActive(user);
   const counter = request.counter ?? 'meeting';
-  const useKind = countsUse(deps, request.engine) ? (counter === 'summarizer' ? SUMMARIZER_KIND : AI_GENERATION_KIND) : null;
+  const useKind =
+    counter === 'none' || !countsUse(deps, request.engine) ? null : counter === 'summarizer' ? SUMMARIZER_KIND : AI_GENERATION_KIND;
   const budget = tokenBudget(deps, premium) ?? COUNT_CEILING;
   const tokens = request.engine === 'llm' ? Math.min(budget, Math.max(1, Math.ceil(request.estimatedTokens ?? ANSWER_TOKENS_ESTIMATE))) : 0;
   const hold: Hold = { subject: user.id, day: usageDay(), useKind, tokens };

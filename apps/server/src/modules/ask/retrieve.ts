@@ -31,6 +31,11 @@ const ASKING_WORDS = new Set(
   'tell explain elaborate detail details describe mention mentioned discuss discussed talk talked happen happened summarise summarize summary'.split(' '),
 );
 
+/** A word that only asks for a kind of answer: no word to search for. */
+export function isAskingWord(word: string): boolean {
+  return ASKING_WORDS.has(word.toLowerCase());
+}
+
 /** Speaker names are matched as pseudo-terms of every line the speaker said. */
 const speakerTerm = (token: string) => `@${token}`;
 
@@ -64,7 +69,7 @@ export function queryTerms(question: string, speakers: readonly string[], previo
         // does not answer anything: "Bob" is not what Bob promised.
         put(speakerTerm(bare), SPEAKER_WEIGHT * weight, false);
         for (const term of contentTerms(bare)) put(term, SPEAKER_WEIGHT * weight, false);
-      } else if (!ASKING_WORDS.has(word)) {
+      } else if (!isAskingWord(word)) {
         for (const term of contentTerms(word)) put(term, weight, content);
       }
     }
@@ -128,6 +133,28 @@ export function rankLines(lines: readonly AskLine[], question: string, previous:
 }
 
 /**
+ * The lines of windows taken best first, as long as they fit `budget` (each line costs `cost(line)`);
+ * a window too large for what is left still sends its hit line. Lines of overlapping windows count once.
+ */
+export function packWindows<L>(windows: Iterable<{ hit: L; lines: readonly L[] }>, budget: number, cost: (line: L) => number): Set<L> {
+  const chosen = new Set<L>();
+  let spent = 0;
+  const take = (lines: readonly L[]): boolean => {
+    const fresh = lines.filter((l) => !chosen.has(l));
+    const price = fresh.reduce((sum, l) => sum + cost(l), 0);
+    if (spent + price > budget) return false;
+    for (const l of fresh) chosen.add(l);
+    spent += price;
+    return true;
+  };
+  for (const { hit, lines } of windows) {
+    if (!take(lines)) take([hit]);
+    if (spent >= budget) break;
+  }
+  return chosen;
+}
+
+/**
  * Line indices to send, in spoken order: the windows (each hit with `radius` lines either side)
  * of the best hits, best first, as long as their lines fit `budget` (each line costs `cost(i)`).
  */
@@ -136,25 +163,12 @@ export function selectWindows(
   lineCount: number,
   options: { radius: number; budget: number; cost: (index: number) => number },
 ): number[] {
-  const chosen = new Set<number>();
-  let spent = 0;
-  const take = (indices: number[]): boolean => {
-    const fresh = indices.filter((i) => !chosen.has(i));
-    const price = fresh.reduce((sum, i) => sum + options.cost(i), 0);
-    if (spent + price > options.budget) return false;
-    for (const i of fresh) chosen.add(i);
-    spent += price;
-    return true;
-  };
-  for (const hit of ranked) {
+  const windows = ranked.map((hit) => {
     const from = Math.max(0, hit.index - options.radius);
     const to = Math.min(lineCount - 1, hit.index + options.radius);
-    const window = Array.from({ length: to - from + 1 }, (_, k) => from + k);
-    // A window too large for what is left still sends its hit line.
-    if (!take(window)) take([hit.index]);
-    if (spent >= options.budget) break;
-  }
-  return [...chosen].sort((a, b) => a - b);
+    return { hit: hit.index, lines: Array.from({ length: to - from + 1 }, (_, k) => from + k) };
+  });
+  return [...packWindows(windows, options.budget, options.cost)].sort((a, b) => a - b);
 }
 
 /** The last lines that fit `budget`, in spoken order: what a question with no match is answered from. */

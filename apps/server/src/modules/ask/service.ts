@@ -6,7 +6,7 @@ import {
   type AskStreamEvent,
   type AskTurn,
 } from '@mbox/shared';
-import { LlmRequestError, countTokens, type ChatMessage } from '../../ai/index.js';
+import { LlmRequestError, citedNumbers, countTokens, keepKnownMarkers, type ChatMessage } from '../../ai/index.js';
 import { capitalise, cleanTurnText } from '../../ai/offline/text.js';
 import { countMessageTokens } from '../../ai/tokens.js';
 import { AppError } from '../../app-error.js';
@@ -205,20 +205,52 @@ export function buildLlmRequest(
   };
 }
 
-/** Citations of the `[n]` markers in `text` not in `known` yet (which they are added to), by number. */
-export function newCitations(text: string, numbered: readonly AskLine[], known: Map<number, AskCitation>): AskCitation[] {
-  const fresh: AskCitation[] = [];
-  for (const match of text.matchAll(CITATION_MARKER)) {
-    for (const part of match[1]!.split(',')) {
-      const n = Number(part.trim());
-      const line = numbered[n - 1];
-      if (!line || known.has(n)) continue;
-      const citation = citationOf(line, n);
-      known.set(n, citation);
-      fresh.push(citation);
-    }
+/** Citations of the `[n]` markers in `text` not in `known` yet (which they are added to), by number; unknown numbers are skipped. */
+export function newCitations<C>(text: string, cite: (n: number) => C | undefined, known: Map<number, C>): C[] {
+  const fresh: C[] = [];
+  for (const n of citedNumbers(text)) {
+    if (known.has(n)) continue;
+    const citation = cite(n);
+    if (citation === undefined) continue;
+    known.set(n, citation);
+    fresh.push(citation);
   }
   return fresh;
+}
+
+/** The events a cited answer streams: its lines as they become cited, and its text. */
+export type CitedAnswerEvent<C> = { type: 'citations'; citations: C[] } | { type: 'delta'; text: string };
+
+/**
+ * One metered LLM answer to `messages`, streamed: each `[n]` the model writes becomes the citation
+ * `cite(n)` gives, sent before the text that completes its marker; numbers `cite` does not know (the
+ * model was never given them) are dropped from the whole answer returned. One AI generation of the
+ * daily counter (docs/ai.md, "Daily limits").
+ */
+export async function streamCitedAnswer<C extends { n: number }>(
+  deps: AppDeps,
+  user: AuthUser,
+  messages: ChatMessage[],
+  cite: (n: number) => C | undefined,
+  emit: (event: CitedAnswerEvent<C>) => void,
+  signal: AbortSignal,
+): Promise<{ answer: string; citations: C[] }> {
+  const estimatedTokens = countMessageTokens(messages) + ASK_ANSWER_TOKENS;
+  return meterGeneration(deps, user, { engine: 'llm', estimatedTokens }, async (meter) => {
+    const cited = new Map<number, C>();
+    let text = '';
+    const { usage } = await deps.ai.streamChat(messages, { tier: modelTier(user), maxTokens: ASK_ANSWER_TOKENS, signal }, (delta) => {
+      text += delta;
+      // A marker is complete once its ']' arrived: its line goes out before the text that shows it.
+      const fresh = newCitations(text, cite, cited);
+      if (fresh.length > 0) emit({ type: 'citations', citations: fresh });
+      emit({ type: 'delta', text: delta });
+    });
+    meter.addUsage(usage);
+    const answer = keepKnownMarkers(text, (n) => cite(n) !== undefined).trim();
+    if (!answer) throw new LlmRequestError('The LLM returned an empty answer.', undefined, 'empty', 1);
+    return { answer, citations: [...cited.values()].sort((a, b) => a.n - b.n) };
+  });
 }
 
 async function answerWithLlm(
@@ -230,22 +262,8 @@ async function answerWithLlm(
   signal: AbortSignal,
 ): Promise<Answer> {
   const { messages, numbered } = buildLlmRequest(lines, request, { inputBudget: deps.ai.inputTokenBudget, timeZone: user.timezone });
-  const estimatedTokens = countMessageTokens(messages) + ASK_ANSWER_TOKENS;
-  return meterGeneration(deps, user, { engine: 'llm', estimatedTokens }, async (meter) => {
-    const cited = new Map<number, AskCitation>();
-    let text = '';
-    const { usage } = await deps.ai.streamChat(messages, { tier: modelTier(user), maxTokens: ASK_ANSWER_TOKENS, signal }, (delta) => {
-      text += delta;
-      // A marker is complete once its ']' arrived: its line goes out before the text that shows it.
-      const fresh = newCitations(text, numbered, cited);
-      if (fresh.length > 0) emit({ type: 'citations', citations: fresh });
-      emit({ type: 'delta', text: delta });
-    });
-    meter.addUsage(usage);
-    const answer = text.trim();
-    if (!answer) throw new LlmRequestError('The LLM returned an empty answer.', undefined, 'empty', 1);
-    return { answer, citations: [...cited.values()].sort((a, b) => a.n - b.n), engine: deps.ai.engine };
-  });
+  const cite = (n: number) => (numbered[n - 1] ? citationOf(numbered[n - 1]!, n) : undefined);
+  return { ...(await streamCitedAnswer(deps, user, messages, cite, emit, signal)), engine: deps.ai.engine };
 }
 
 async function answer(
@@ -267,6 +285,29 @@ async function answer(
 }
 
 /**
+ * The body of an answer's subscription: the events `job` emits, then `done(result)`. An AI failure
+ * after the stream started becomes an error event (the text so far stays readable; the metered use is
+ * given back); anything else — a refusal such as the daily limit, or a bug — is the subscription's error.
+ */
+export async function* streamAnswerJob<Event, Result>(
+  deps: AppDeps,
+  job: (emit: (event: Event) => void, signal: AbortSignal) => Promise<Result>,
+  done: (result: Result) => Event,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<Event | { type: 'error'; message: string }> {
+  let result: Result;
+  try {
+    result = yield* streamJob<Event, Result>(job, { signals: [deps.shutdown, signal] });
+  } catch (error) {
+    const api = aiError(deps, error);
+    if (api === error || !(api instanceof AppError)) throw error;
+    yield { type: 'error', message: api.message };
+    return;
+  }
+  yield done(result);
+}
+
+/**
  * ask.stream: answers a question about the user's meeting from its transcript so far, streamed.
  * One metered AI generation (docs/ai.md, "Daily limits"), taken once the meeting is known to be the
  * user's; an answer that fails (error event) or is cancelled before it is complete gives it back.
@@ -279,17 +320,10 @@ export async function* streamAnswer(
   signal: AbortSignal | undefined,
 ): AsyncGenerator<AskStreamEvent> {
   const lines = await loadLines(deps, user.id, request.meetingId);
-  let result: Answer;
-  try {
-    result = yield* streamJob<AskStreamEvent, Answer>((emit, jobSignal) => answer(deps, user, lines, request, emit, jobSignal), {
-      signals: [deps.shutdown, signal],
-    });
-  } catch (error) {
-    const api = aiError(deps, error);
-    // Only the AI's failures become an event (the text so far stays readable); anything else is a bug.
-    if (api === error || !(api instanceof AppError)) throw error;
-    yield { type: 'error', message: api.message };
-    return;
-  }
-  yield { type: 'done', ...result };
+  yield* streamAnswerJob<AskStreamEvent, Answer>(
+    deps,
+    (emit, jobSignal) => answer(deps, user, lines, request, emit, jobSignal),
+    (result) => ({ type: 'done', ...result }),
+    signal,
+  );
 }

@@ -17,6 +17,7 @@ const credential = (userId: string, extra: Partial<CachedCredential> = {}): Cach
   user: user(userId),
   sessionId: `s-${userId}`,
   extensionTokenId: null,
+  personalTokenId: null,
   expiresAt: 10_000_000,
   lastUsedAt: 0,
   ...extra,
@@ -43,16 +44,19 @@ describe('credential cache', () => {
     expect(cache.get('token-a', 1)).toBeNull();
   });
 
-  it('drops one session, one extension token, or everything of a user', () => {
+  it('drops one session, one extension token, one personal token, or everything of a user', () => {
     const cache = new CredentialCache();
     cache.set(cache.begin(), 'a1', credential('a', { sessionId: 's1' }), 0);
     cache.set(cache.begin(), 'a2', credential('a', { sessionId: 's2' }), 0);
     cache.set(cache.begin(), 'a3', credential('a', { sessionId: null, extensionTokenId: 'x1' }), 0);
+    cache.set(cache.begin(), 'a4', credential('a', { sessionId: null, personalTokenId: 'p1' }), 0);
     cache.set(cache.begin(), 'b1', credential('b'), 0);
     cache.invalidate({ userId: 'a', sessionId: 's1' });
-    expect(['a1', 'a2', 'a3', 'b1'].map((t) => cache.get(t, 1) !== null)).toEqual([false, true, true, true]);
+    expect(['a1', 'a2', 'a3', 'a4', 'b1'].map((t) => cache.get(t, 1) !== null)).toEqual([false, true, true, true, true]);
     cache.invalidate({ userId: 'a', extensionTokenId: 'x1' });
-    expect(['a2', 'a3', 'b1'].map((t) => cache.get(t, 1) !== null)).toEqual([true, false, true]);
+    expect(['a2', 'a3', 'a4', 'b1'].map((t) => cache.get(t, 1) !== null)).toEqual([true, false, true, true]);
+    cache.invalidate({ userId: 'a', personalTokenId: 'p1' });
+    expect(['a2', 'a4', 'b1'].map((t) => cache.get(t, 1) !== null)).toEqual([true, false, true]);
     cache.invalidate({ userId: 'a' });
     expect(['a2', 'b1'].map((t) => cache.get(t, 1) !== null)).toEqual([false, true]);
   });

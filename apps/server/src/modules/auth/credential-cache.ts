@@ -8,7 +8,7 @@ const keyOf = (token: string) => createHash('sha256').update(token).digest('base
 
 /**
  * Resolved bearer credentials kept in memory, so a request costs no query to learn who sent it: an
- * access token → its session and user, an extension token → the token row and user.
+ * access token → its session and user, an extension or personal access token → the token row and user.
  *
  * An entry is dropped at once, on this instance and (through the event bus) on every other one, when
  * its session or token is revoked, when the user signs out everywhere and when a field the cached
@@ -23,8 +23,10 @@ export interface CachedCredential {
   user: AuthUser;
   /** The session of an access token; null for an extension token. */
   sessionId: string | null;
-  /** The row of an extension token; null for an access token. */
+  /** The row of an extension token; null for other credentials. */
   extensionTokenId: string | null;
+  /** The row of a personal access token; null for other credentials. */
+  personalTokenId: string | null;
   /** Epoch ms when the credential stops working by itself (token or session expiry). */
   expiresAt: number;
   /** Epoch ms of the last use recorded in the database (renewed at most once a minute). */
@@ -82,13 +84,18 @@ export class CredentialCache {
     if (expiresAt !== undefined) entry.expiresAt = expiresAt;
   }
 
-  /** Drops the entries an invalidation names: one session, one extension token, or all of the user's. */
-  invalidate({ userId, sessionId, extensionTokenId }: Invalidation): void {
+  /** Drops the entries an invalidation names: one session, one extension or personal token, or all of the user's. */
+  invalidate({ userId, sessionId, extensionTokenId, personalTokenId }: Invalidation): void {
     this.epoch++;
-    const whole = sessionId === undefined && extensionTokenId === undefined;
+    const whole = sessionId === undefined && extensionTokenId === undefined && personalTokenId === undefined;
     for (const [key, entry] of this.entries) {
       if (entry.user.id !== userId) continue;
-      if (whole || (sessionId !== undefined && entry.sessionId === sessionId) || (extensionTokenId !== undefined && entry.extensionTokenId === extensionTokenId)) {
+      if (
+        whole ||
+        (sessionId !== undefined && entry.sessionId === sessionId) ||
+        (extensionTokenId !== undefined && entry.extensionTokenId === extensionTokenId) ||
+        (personalTokenId !== undefined && entry.personalTokenId === personalTokenId)
+      ) {
         this.entries.delete(key);
       }
     }

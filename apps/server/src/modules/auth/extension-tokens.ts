@@ -95,7 +95,7 @@ export async function authenticateExtension(deps: AppDeps, token: string): Promi
   }
   const user: AuthUser = { ...found.user, via: 'extension' };
   const lastUsedAt = found.lastUsedAt?.getTime() ?? null;
-  cache.set(ticket, token, { user, sessionId: null, extensionTokenId: found.id, expiresAt: found.expiresAt.getTime(), lastUsedAt: lastUsedAt ?? 0 });
+  cache.set(ticket, token, { user, sessionId: null, extensionTokenId: found.id, personalTokenId: null, expiresAt: found.expiresAt.getTime(), lastUsedAt: lastUsedAt ?? 0 });
   await recordExtensionUse(deps, token, found.id, lastUsedAt);
   return user;
 }

@@ -1,18 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import type { App } from 'firebase-admin/app';
 import type { DecodedIdToken } from 'firebase-admin/auth';
-import { EXTENSION_TOKEN_PREFIX, type AuthConfig, type PublicUser } from '@mbox/shared';
+import { EXTENSION_TOKEN_PREFIX, PERSONAL_TOKEN_PREFIX, type AuthConfig, type PersonalTokenScope, type PublicUser } from '@mbox/shared';
 import { AppError } from '../../app-error.js';
 import type { AppDeps } from '../../deps.js';
 import { Prisma, type User } from '../../generated/prisma/client.js';
+import { authenticatePersonalToken } from '../access-tokens/service.js';
 import { authenticateExtension } from './extension-tokens.js';
 import { authenticateAccessToken, createSession, CredentialRefused, looksLikeAccessToken, type IssuedSession } from './sessions.js';
 
+/**
+ * How a call signed in: a session (or Firebase ID token), an extension token (capture only), or a
+ * personal access token, which carries its scope.
+ */
+export type SignedInVia = { via: 'session' | 'extension' } | { via: 'personal-token'; scope: PersonalTokenScope };
+
 /** The signed-in user as procedures see it. */
-export type AuthUser = Pick<
-  User,
-  'id' | 'email' | 'name' | 'avatarUrl' | 'isPremium' | 'premiumUntil' | 'timezone'
-> & { via: 'session' | 'extension' };
+export type AuthUser = Pick<User, 'id' | 'email' | 'name' | 'avatarUrl' | 'isPremium' | 'premiumUntil' | 'timezone'> & SignedInVia;
 
 const DEFAULT_LOCAL_ACCOUNT = { email: 'me@localhost', name: 'Local user' };
 
@@ -218,23 +222,32 @@ function pickAuthUser(user: User): Omit<AuthUser, 'via'> {
   return { id, email, name, avatarUrl, isPremium, premiumUntil, timezone };
 }
 
-/** Who a bearer token signs in, and the session it belongs to (null for extension and Firebase tokens). */
+/** Who a bearer token signs in, and the session it belongs to (null for extension, personal and Firebase tokens). */
 export interface Authenticated {
   user: AuthUser;
   sessionId: string | null;
 }
 
 /**
- * Resolves a bearer token: an extension token, an access token of a session, or (Firebase mode) a
- * Firebase ID token, which API clients may keep sending. Throws CredentialRefused naming the reason.
+ * Resolves a bearer token: an extension token, a personal access token, an access token of a session,
+ * or (Firebase mode) a Firebase ID token, which API clients may keep sending. Throws CredentialRefused
+ * naming the reason.
  */
 export async function authenticateBearer(deps: AppDeps, token: string): Promise<Authenticated> {
   if (token.startsWith(EXTENSION_TOKEN_PREFIX)) return { user: await authenticateExtension(deps, token), sessionId: null };
+  if (token.startsWith(PERSONAL_TOKEN_PREFIX)) return { user: await authenticatePersonalToken(deps, token), sessionId: null };
   if (deps.config.AUTH_MODE === 'firebase' && !looksLikeAccessToken(token)) {
     const user = await verifyFirebaseUser(deps, token);
     return { user: { ...pickAuthUser(user), via: 'session' }, sessionId: null };
   }
   return authenticateAccessToken(deps, token);
+}
+
+/** The account of `userId` as procedures see it, for callers that hold only its id (tools outside tRPC); 404 when it is gone. */
+export async function authUserById(deps: AppDeps, userId: string): Promise<AuthUser> {
+  const user = await deps.db.user.findUnique({ where: { id: userId } });
+  if (!user) throw new AppError('NOT_FOUND', 'User not found');
+  return { ...pickAuthUser(user), via: 'session' };
 }
 
 export async function getPublicUser(deps: AppDeps, userId: string): Promise<PublicUser> {

@@ -158,6 +158,7 @@ export async function authenticateAccessToken(
     user,
     sessionId,
     extensionTokenId: null,
+    personalTokenId: null,
     expiresAt: Math.min(tokenExpiresAt, session.expiresAt.getTime()),
     lastUsedAt: session.lastUsedAt.getTime(),
   });

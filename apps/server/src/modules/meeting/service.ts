@@ -124,18 +124,23 @@ function pageQuery(forward: boolean, cursor: { spokenAt: Date; id: string } | nu
  * One page of a meeting's lines in transcript order (spokenAt, then id), keyset-paged so page 20 of
  * a 10,000-line meeting costs what page 1 does; meeting, page and line count in one query.
  * The opening page (no cursor) is where a reader starts: the top of a finished meeting, the bottom of
- * a live one, whose newer lines then arrive over meeting.onLines. `next` reads on away from it.
+ * a live one, whose newer lines then arrive over meeting.onLines; `fromStart` opens every meeting at
+ * its top (readers that read a transcript through, such as an assistant). `next` reads on away from it.
  */
 export async function getMeetingMessages(
   deps: AppDeps,
   userId: string,
-  input: { id: string; cursor?: string | undefined; around?: string | undefined; limit: number },
+  input: { id: string; cursor?: string | undefined; around?: string | undefined; limit: number; fromStart?: boolean },
 ): Promise<MeetingMessages> {
   if (input.around) return getMessagesAround(deps, userId, { id: input.id, around: input.around, limit: input.limit });
   const cursor = input.cursor ? parseCursor(input.cursor) : null;
   // One extra row tells whether another page follows.
   const read = (forward: boolean) => pageQuery(forward, cursor, input.limit + 1);
-  const page = cursor ? read(cursor.after) : Prisma.sql`CASE WHEN m."finishedAt" IS NOT NULL THEN ${read(true)} ELSE ${read(false)} END`;
+  const page = cursor
+    ? read(cursor.after)
+    : input.fromStart
+      ? read(true)
+      : Prisma.sql`CASE WHEN m."finishedAt" IS NOT NULL THEN ${read(true)} ELSE ${read(false)} END`;
   const [found] = await hotRows<{ meeting: string; finished: boolean; total: number; lines: string }>(
     deps.database.hot,
     Prisma.sql`
@@ -146,7 +151,7 @@ export async function getMeetingMessages(
   );
   if (!found) throw meetingNotFound();
   // Finished also when finishedAt is too far out to read (the meeting's finishedAt is null then).
-  const forward = cursor ? cursor.after : found.finished;
+  const forward = cursor ? cursor.after : input.fromStart === true || found.finished;
   const rows = readMessages(found.lines);
   const more = rows.length > input.limit;
   const lines = rows.slice(0, input.limit);

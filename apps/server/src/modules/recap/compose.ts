@@ -42,6 +42,15 @@ export interface RecapInput {
   meetingUrl: string;
   unsubscribeUrl: string;
   settingsUrl: string;
+  /** The open items of the last meeting with the same Meet code or participants (docs/action-items.md). */
+  fromLastTime?: RecapOpenItems | null;
+}
+
+export interface RecapOpenItems {
+  meeting: { title: string; startedAt: Date };
+  /** The earlier meeting in the web app. */
+  meetingUrl: string;
+  items: readonly { text: string; owner: string; due: string | null }[];
 }
 
 export type NoSummaryReason = 'too-small' | 'failed';
@@ -117,6 +126,29 @@ function shortDate(date: Date, timeZone: string): string {
   }).format(date);
 }
 
+/** A due day (yyyy-MM-dd) as "Mar 8". */
+function dueLabel(day: string): string {
+  return shortDate(new Date(`${day}T12:00:00Z`), 'UTC');
+}
+
+function openItemLine(item: RecapOpenItems['items'][number]): string {
+  return `${item.owner}: ${item.text}${item.due ? ` (due ${dueLabel(item.due)})` : ''}`;
+}
+
+/** "Open from last time" as HTML and text; empty when there is nothing open. */
+function openItemsSection(open: RecapOpenItems | null | undefined, timeZone: string): { html: string; text: string[] } {
+  if (!open || open.items.length === 0) return { html: '', text: [] };
+  const heading = `Open from last time: ${meetingTitle({ title: open.meeting.title, meetCode: '' })} (${shortDate(open.meeting.startedAt, timeZone)})`;
+  const items = open.items
+    .map((item) => `<li style="margin:0 0 4px"><strong>${escapeHtml(item.owner)}:</strong> ${escapeHtml(item.text)}${item.due ? ` <span style="color:#6b7280">(due ${escapeHtml(dueLabel(item.due))})</span>` : ''}</li>`)
+    .join('');
+  const html =
+    `<tr><td style="padding:8px 28px 8px"><h2 style="margin:0 0 8px;font-size:17px;color:#111827">${escapeHtml(heading)}</h2>` +
+    `<ul style="margin:0 0 8px;padding-left:20px;font-size:15px;line-height:1.5;color:#1f2937">${items}</ul>` +
+    `<a href="${escapeHtml(open.meetingUrl)}" style="font-size:14px;color:#4f46e5">Open that meeting in Mbox</a></td></tr>`;
+  return { html, text: [heading, '-'.repeat(Math.min(heading.length, 60)), ...open.items.map((item) => `- ${openItemLine(item)}`), `That meeting: ${open.meetingUrl}`, ''] };
+}
+
 const FONT = "-apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif";
 
 /**
@@ -158,6 +190,7 @@ export function composeRecap(input: RecapInput): ComposedRecap {
     summary === null
       ? `<p style="margin:0 0 16px;font-size:15px;line-height:1.6;color:#374151">${escapeHtml(noSummary)}</p>`
       : `<div style="font-size:15px;line-height:1.6;color:#1f2937">${summary}</div>`;
+  const openItems = openItemsSection(input.fromLastTime, timeZone);
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(subject)}</title></head>
 <body bgcolor="#f3f4f6" style="margin:0;padding:0;background:#f3f4f6;font-family:${FONT}">
@@ -169,7 +202,7 @@ export function composeRecap(input: RecapInput): ComposedRecap {
 <table role="presentation" cellpadding="3" cellspacing="0">${factRows}</table>
 </td></tr>
 <tr><td style="padding:16px 28px 8px">${body}</td></tr>
-<tr><td style="padding:8px 28px 28px">
+${openItems.html}<tr><td style="padding:8px 28px 28px">
 <a href="${escapeHtml(input.meetingUrl)}" style="display:inline-block;background:#4f46e5;color:#ffffff;text-decoration:none;font-weight:600;font-size:15px;padding:10px 18px;border-radius:8px">Open the meeting in Mbox</a>
 </td></tr>
 </table>
@@ -190,6 +223,7 @@ You receive this because recap e-mails are on in your Mbox settings.
     '',
     summary === null ? noSummary : summaryToText(summary),
     '',
+    ...openItems.text,
     `Open the meeting in Mbox: ${input.meetingUrl}`,
     '',
     '--',

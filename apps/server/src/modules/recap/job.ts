@@ -6,9 +6,10 @@ import { DecryptionError, ensureDataKey, loadDataKey, openRecapTexts, sealRecapT
 import type { AppDeps } from '../../deps.js';
 import type { JobContext } from '../../jobs/jobs.js';
 import type { Prisma } from '../../generated/prisma/client.js';
+import { openItemsFromLastTime } from '../action-items/service.js';
 import { generateSummary } from '../summary/generation.js';
 import { toSummaryDto } from '../summary/service.js';
-import { composeRecap, type NoSummaryReason } from './compose.js';
+import { composeRecap, type NoSummaryReason, type RecapOpenItems } from './compose.js';
 import { MailError, mailerFor, toMailError } from './mailer.js';
 import { dailyLimitNote, partitionRecipients, remainingEmailsToday, unconfirmedNote } from './recipients.js';
 import { publicUrl } from './service.js';
@@ -186,6 +187,12 @@ async function composeFor(deps: AppDeps, job: JobContext<'recap-send'>, recap: {
   }
   const base = publicUrl(deps);
   const token = await signUnsubscribeToken(deps.secrets, user.id);
+  const lastTime = await openItemsFromLastTime(deps, user.id, meeting.id);
+  const fromLastTime: RecapOpenItems | null = lastTime.meeting && {
+    meeting: { title: lastTime.meeting.title, startedAt: new Date(lastTime.meeting.startedAt) },
+    meetingUrl: `${base}/${encodeURIComponent(lastTime.meeting.id)}`,
+    items: lastTime.items,
+  };
   const content = composeRecap({
     meeting: { ...meeting, finishedAt: meeting.finishedAt ?? meeting.lastLineAt },
     summaryHtml,
@@ -195,6 +202,7 @@ async function composeFor(deps: AppDeps, job: JobContext<'recap-send'>, recap: {
     meetingUrl: `${base}/${encodeURIComponent(meeting.id)}`,
     unsubscribeUrl: `${base}/unsubscribe?token=${encodeURIComponent(token)}`,
     settingsUrl: `${base}/settings`,
+    fromLastTime,
   });
   return { status: 'sending', kind: summaryHtml === null ? 'no-summary' : 'summary', recipients: recapRecipients(user), ...content };
 }

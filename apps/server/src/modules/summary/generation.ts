@@ -27,7 +27,7 @@ import {
 import type { AppDeps } from '../../deps.js';
 import type { Summary } from '../../generated/prisma/client.js';
 import { streamJob } from '../../stream-job.js';
-import { estimateTokens, meterGeneration, modelTier, serverEngine, type GenerationMeter } from '../ai-usage/service.js';
+import { estimateTokens, meterGeneration, modelTier, serverEngine, type GenerationMeter, type UseCounter } from '../ai-usage/service.js';
 import type { AuthUser } from '../auth/service.js';
 import { meetingNotFound } from '../meeting/service.js';
 import { readMeetingInPages, readTranscriptInPages } from '../meeting/whole-meeting.js';
@@ -123,6 +123,8 @@ interface Target {
 interface RunOptions {
   onToken?: (text: string) => void;
   signal?: AbortSignal;
+  /** The daily counter it takes a use of (default the meeting AI's). */
+  counter?: UseCounter;
 }
 
 /**
@@ -130,11 +132,15 @@ interface RunOptions {
  * generation of the user's day (docs/ai.md, "Daily limits"). Marks the meeting analysed. Summaries
  * of meetings with encrypted text are stored encrypted.
  */
-async function generateAndStore(deps: AppDeps, user: AuthUser, target: Target, options: RunOptions = {}): Promise<SummaryDto> {
-  const loaded = await loadTranscript(deps, user.id, target.meetingId);
-  return meterGeneration(deps, user, { engine: serverEngine(deps), estimatedTokens: estimateTokens(loaded.chars) }, (meter) =>
-    writeSummary(deps, user, target, loaded, options, meter),
-  );
+function generateAndStore(deps: AppDeps, user: AuthUser, target: Target, options: RunOptions = {}): Promise<SummaryDto> {
+  return deps.ai.wholeMeetingTurn(async () => {
+    // A client that left while the summary waited for its turn needs no reading.
+    options.signal?.throwIfAborted();
+    const loaded = await loadTranscript(deps, user.id, target.meetingId);
+    return meterGeneration(deps, user, { engine: serverEngine(deps), estimatedTokens: estimateTokens(loaded.chars), counter: options.counter }, (meter) =>
+      writeSummary(deps, user, target, loaded, options, meter),
+    );
+  });
 }
 
 async function writeSummary(

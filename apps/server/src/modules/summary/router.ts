@@ -47,6 +47,8 @@ export const summaryRouter = router({
 
   /** Not in the REST facade: SSE through the tRPC client. Events are typed by SummaryStreamEvent. */
   generateStream: authedProcedure
+    // It stores the summary, as generate does: a personal access token needs the write scope.
+    .meta({ scope: 'write' })
     .input(generateSummaryInputSchema)
     .subscription(({ ctx, input, signal }) => streamSummary(ctx.deps, ctx.user, input, signal)),
 

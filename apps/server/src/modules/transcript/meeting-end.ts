@@ -1,5 +1,6 @@
 import type { AppDeps } from '../../deps.js';
 import type { Prisma } from '../../generated/prisma/client.js';
+import { queueActionItemExtraction } from '../action-items/service.js';
 import { queueRecap } from '../recap/service.js';
 import { enqueueWebhookEvent } from '../webhooks/events.js';
 import { webhookMeetingRef } from '../webhooks/service.js';
@@ -32,8 +33,8 @@ async function notifyMeetingFinished(deps: AppDeps, tx: Prisma.TransactionClient
 
 /**
  * Ends an open meeting (extension end call or idle sweep) inside `tx`, which already holds the meeting's
- * row lock: sets endedAt and the line count and, in the same transaction, queues its recap and the
- * meeting.finished webhook. False when it had already ended.
+ * row lock: sets endedAt and the line count and, in the same transaction, queues its recap, the
+ * extraction of its action items and the meeting.finished webhook. False when it had already ended.
  */
 export async function markMeetingEnded(deps: AppDeps, tx: Prisma.TransactionClient, meeting: EndingMeeting): Promise<boolean> {
   const endedAt = new Date();
@@ -45,6 +46,7 @@ export async function markMeetingEnded(deps: AppDeps, tx: Prisma.TransactionClie
     WHERE id = ${meeting.id} AND "endedAt" IS NULL`;
   if (!count) return false;
   await queueRecap(deps, tx, meeting);
+  await queueActionItemExtraction(deps, tx, meeting.id);
   await notifyMeetingFinished(deps, tx, meeting, endedAt);
   return true;
 }

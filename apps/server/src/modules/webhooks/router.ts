@@ -20,7 +20,7 @@ export const webhooksRouter = router({
         path: '/webhooks',
         tags,
         protect: true,
-        summary: 'Register a receiver URL for meeting.finished and/or summary.created; answers its signing secret',
+        summary: 'Register a receiver URL for some of meeting.finished, summary.created, action_item.created and action_item.updated; answers its signing secret',
       },
     })
     .input(createWebhookInputSchema)

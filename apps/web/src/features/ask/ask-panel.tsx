@@ -1,18 +1,22 @@
-import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { CITATION_MARKER, MAX_ASK_QUESTION_LENGTH, type AskCitation } from '@mbox/shared/ask';
+import { MAX_ASK_QUESTION_LENGTH, type AskCitation } from '@mbox/shared/ask';
 import { formatMessageTime } from '@mbox/shared/format';
-import { engineLabel } from '@mbox/shared/generation';
 import { MIN_QUESTION_LENGTH } from '@mbox/shared/ui-messages';
-import { useSession } from '../../lib/session';
 import { trpc } from '../../lib/trpc';
 import { AiUsageNote, useRefreshAiUsage } from '../ai-usage/ai-usage-note';
 import { lineLink } from '../meetings/line-link';
-import { UpgradeCard } from '../premium/upgrade-card';
-import { askQuestion, isAnswering, useChat, type ChatTurn } from './ask-store';
+import { isAnswering, meetingChats } from './ask-store';
+import { Turn, type CitationLabels } from './chat-turn';
 
 /** First questions offered on an empty chat. */
 export const SUGGESTED_QUESTIONS = ['What has been decided so far?', 'Who promised to do what?', 'Which questions are still open?'];
+
+/** A line of this meeting: "Bob · 03:02 PM". */
+const LINE_LABELS: CitationLabels<AskCitation> = {
+  chip: (c) => `${c.speaker} · ${formatMessageTime(c.spokenAt)}`,
+  describe: (c) => `${c.speaker}, ${formatMessageTime(c.spokenAt)}`,
+};
 
 /**
  * "Ask about this meeting": questions answered from the transcript so far, streamed, with the lines
@@ -20,7 +24,7 @@ export const SUGGESTED_QUESTIONS = ['What has been decided so far?', 'Who promis
  * switches to its transcript tab).
  */
 export function AskPanel({ meetingId, onCitation }: { meetingId: string; onCitation?: () => void }) {
-  const turns = useChat(meetingId);
+  const turns = meetingChats.useChat(meetingId);
   const utils = trpc.useUtils();
   const refreshUsage = useRefreshAiUsage();
   const navigate = useNavigate();
@@ -37,7 +41,12 @@ export function AskPanel({ meetingId, onCitation }: { meetingId: string; onCitat
   const send = (text: string) => {
     const trimmed = text.trim();
     if (trimmed.length < MIN_QUESTION_LENGTH || answering) return;
-    askQuestion((input, handlers) => utils.client.ask.stream.subscribe(input, handlers), meetingId, trimmed, refreshUsage);
+    meetingChats.askQuestion(
+      (history, handlers) => utils.client.ask.stream.subscribe({ meetingId, question: trimmed, history }, handlers),
+      meetingId,
+      trimmed,
+      refreshUsage,
+    );
     setQuestion('');
   };
   const submit = (event: FormEvent) => {
@@ -57,7 +66,7 @@ export function AskPanel({ meetingId, onCitation }: { meetingId: string; onCitat
         ) : (
           <ol className="flex flex-col gap-1">
             {turns.map((turn) => (
-              <Turn key={turn.id} turn={turn} onCitation={openLine} />
+              <Turn key={turn.id} turn={turn} labels={LINE_LABELS} onCitation={openLine} />
             ))}
           </ol>
         )}
@@ -107,107 +116,4 @@ function EmptyChat({ onPick }: { onPick: (question: string) => void }) {
       </ul>
     </div>
   );
-}
-
-function Turn({ turn, onCitation }: { turn: ChatTurn; onCitation: (citation: AskCitation) => void }) {
-  const { premium } = useSession();
-  const byNumber = new Map(turn.citations.map((c) => [c.n, c]));
-  return (
-    <li data-testid="ask-turn">
-      <div className="chat chat-end">
-        <div className="chat-bubble chat-bubble-primary text-sm" data-testid="ask-question">
-          {turn.question}
-        </div>
-      </div>
-      <div className="chat chat-start">
-        <div className="chat-bubble w-full max-w-[95%] bg-base-200 text-sm text-base-content" data-testid="ask-answer" aria-busy={turn.status === 'streaming'}>
-          {turn.answer === '' && turn.status === 'streaming' ? (
-            <span className="loading loading-dots loading-sm" role="status" aria-label="Writing the answer" />
-          ) : (
-            <p className="whitespace-pre-wrap leading-relaxed" data-testid="ask-answer-text">
-              <AnswerText text={turn.answer} citations={byNumber} onCitation={onCitation} />
-              {turn.status === 'streaming' && (
-                <span className="ml-0.5 inline-block h-4 w-1.5 animate-pulse bg-primary align-text-bottom" aria-hidden="true" />
-              )}
-            </p>
-          )}
-          {turn.failure && (
-            <p role="alert" className={`${turn.answer ? 'mt-2 ' : ''}text-error`} data-testid="ask-failure">
-              {turn.failure.message}
-            </p>
-          )}
-          {turn.engine && (
-            <p className="mt-1 text-xs text-base-content/60" data-testid="ask-engine">
-              Answered by {engineLabel(turn.engine)}
-            </p>
-          )}
-          {turn.citations.length > 0 && (
-            <ul className="mt-2 flex flex-wrap gap-1" aria-label="Cited lines">
-              {turn.citations.map((c) => (
-                <li key={c.n}>
-                  <CitationChip citation={c} onClick={() => onCitation(c)} />
-                </li>
-              ))}
-            </ul>
-          )}
-        </div>
-      </div>
-      {turn.failure?.dailyLimit && !premium && <UpgradeCard compact className="mt-1" />}
-    </li>
-  );
-}
-
-/** "Bob · 03:02 PM"; the whole line is its tooltip. */
-function CitationChip({ citation, onClick }: { citation: AskCitation; onClick: () => void }) {
-  return (
-    <button
-      type="button"
-      className="badge badge-outline badge-sm h-auto max-w-full cursor-pointer gap-1 py-0.5 hover:badge-primary"
-      title={citation.text}
-      onClick={onClick}
-      data-testid="ask-citation"
-    >
-      <span className="font-semibold">{citation.n}</span>
-      <span className="truncate">
-        {citation.speaker} · {formatMessageTime(citation.spokenAt)}
-      </span>
-    </button>
-  );
-}
-
-/** The answer with each `[n]` it cites as a link to the line; unknown numbers stay text. */
-function AnswerText({
-  text,
-  citations,
-  onCitation,
-}: {
-  text: string;
-  citations: Map<number, AskCitation>;
-  onCitation: (citation: AskCitation) => void;
-}) {
-  const out: ReactNode[] = [];
-  let from = 0;
-  for (const match of text.matchAll(CITATION_MARKER)) {
-    const numbers = match[1]!.split(',').map((n) => Number(n.trim()));
-    if (!numbers.every((n) => citations.has(n))) continue;
-    out.push(text.slice(from, match.index));
-    for (const n of numbers) {
-      const citation = citations.get(n)!;
-      out.push(
-        <button
-          key={`${match.index}-${n}`}
-          type="button"
-          className="mx-0.5 inline-flex h-4 min-w-4 cursor-pointer items-center justify-center rounded bg-primary/15 px-1 align-text-top text-[0.65rem] font-semibold text-primary hover:bg-primary hover:text-primary-content"
-          title={`${citation.speaker} · ${formatMessageTime(citation.spokenAt)}: ${citation.text}`}
-          aria-label={`Line ${n}: ${citation.speaker}, ${formatMessageTime(citation.spokenAt)}`}
-          onClick={() => onCitation(citation)}
-        >
-          {n}
-        </button>,
-      );
-    }
-    from = match.index + match[0].length;
-  }
-  out.push(text.slice(from));
-  return <>{out}</>;
 }

@@ -2,6 +2,7 @@ import { useRef } from 'react';
 import { NavLink, useMatches, useNavigate } from 'react-router';
 import { useDeploymentLinks } from '../../lib/links';
 import { useSession } from '../../lib/session';
+import { HeaderAsk } from '../ask/header-ask';
 import { HeaderSearch } from '../search/header-search';
 import { Logo } from './logo';
 
@@ -15,6 +16,7 @@ interface MenuItem {
 
 const MAIN_MENU: MenuItem[] = [
   { label: 'Last meetings', to: '/' },
+  { label: 'Action items', to: '/action-items' },
   { label: 'AI Tools', to: '/tools', badge: 'New' },
 ];
 
@@ -135,6 +137,7 @@ export function Header() {
       {/* Start and end share what the centred menu leaves, so the bar never gets wider than the screen. */}
       <div className="navbar-end w-auto min-w-0 shrink-0 gap-2 md:flex-1">
         <HeaderSearch />
+        <HeaderAsk />
         {session.user && (
           <span className="hidden min-w-0 max-w-48 truncate text-sm text-base-content/70 xl:inline" title={session.user.email}>
             {session.user.name || session.user.email}

@@ -14,6 +14,7 @@ import { useDeleteMeeting, useMeetings, type MeetingsState } from './use-meeting
 const TranscriptPanel = lazy(() => import('./transcript').then((m) => ({ default: m.TranscriptPanel })));
 const SummaryPanel = lazy(() => import('../summary/summary-panel').then((m) => ({ default: m.SummaryPanel })));
 const AskPanel = lazy(() => import('../ask/ask-panel').then((m) => ({ default: m.AskPanel })));
+const OpenFromLastTime = lazy(() => import('../action-items/open-from-last-time').then((m) => ({ default: m.OpenFromLastTime })));
 
 function PanelLoader() {
   return (
@@ -295,6 +296,10 @@ function SummaryColumn({
         </div>
       ) : (
         <div className="flex min-h-0 flex-1 flex-col" {...(withAsk ? { role: 'tabpanel', id: 'summary-column-summary' } : {})}>
+          {/* Shows only when an earlier meeting of the same code or people left items open. */}
+          <Suspense fallback={null}>
+            <OpenFromLastTime meetingId={meetingId} />
+          </Suspense>
           <details
             className="collapse collapse-arrow shrink-0 rounded-none border-b border-base-300"
             open={talkTimeOpen}

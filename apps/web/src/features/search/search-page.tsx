@@ -1,6 +1,9 @@
 import { Link, useSearchParams } from 'react-router';
 import { SEARCH_QUERY_MAX, type SearchContextLine, type SearchResult, type Snippet } from '@mbox/shared/search';
+import { MIN_QUESTION_LENGTH } from '@mbox/shared/ui-messages';
 import { trpc } from '../../lib/trpc';
+import { askAllPath, type AskNowState } from '../ask/ask-all-link';
+import { AskIcon } from '../ask/ask-icon';
 import { SearchIcon } from './search-icon';
 import { resultPath } from './search-link';
 import { groupByMeeting, KIND_LABEL } from './search-results';
@@ -103,6 +106,22 @@ function Results({ q }: { q: string }) {
   );
 }
 
+/** Asks all meetings the words searched for (at once when they make a question), or opens the ask page. */
+function AskAllButton({ q }: { q: string }) {
+  const asks = q.length >= MIN_QUESTION_LENGTH;
+  return (
+    <Link
+      to={askAllPath(q)}
+      state={asks ? ({ askNow: true } satisfies AskNowState) : undefined}
+      className="btn btn-outline btn-sm max-w-full gap-1"
+      data-testid="search-ask-all"
+    >
+      <AskIcon className="size-4 shrink-0" />
+      <span className="truncate">Ask all meetings{asks ? ` about “${q}”` : ''}</span>
+    </Link>
+  );
+}
+
 /** /search?q=: the user's meetings searched, results grouped by meeting, best first. */
 export function SearchPage() {
   const [params] = useSearchParams();
@@ -131,9 +150,12 @@ export function SearchPage() {
           Search
         </button>
       </form>
-      <p className="mb-4 text-sm text-base-content/70" data-testid="search-encrypted-note">
-        {ENCRYPTED_NOTE}
-      </p>
+      <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
+        <p className="text-sm text-base-content/70" data-testid="search-encrypted-note">
+          {ENCRYPTED_NOTE}
+        </p>
+        <AskAllButton q={q} />
+      </div>
       {q ? (
         <Results q={q} />
       ) : (

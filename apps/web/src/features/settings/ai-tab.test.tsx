@@ -44,10 +44,10 @@ describe('Settings › AI', () => {
     });
     renderRoutes([{ path: '/', element: <AiTab /> }], { fake });
     expect((await screen.findByTestId('ai-engine')).textContent).toMatch(/^The offline engine answers/);
-    const row = screen.getByRole('link', { name: 'Qwen2.5 1.5B Instruct (Q4_K_M)' }).closest('tr')!;
+    const row = screen.getByRole('listitem', { name: 'Qwen2.5 1.5B Instruct (Q4_K_M)' });
     expect(row.textContent).toContain('1.1 GB');
     expect(row.textContent).toContain('Apache-2.0');
-    fireEvent.click(within(row).getByRole('button', { name: 'Download' }));
+    fireEvent.click(within(row).getByRole('button', { name: 'Download Qwen2.5 1.5B Instruct (Q4_K_M)' }));
     const bar = await screen.findByRole('progressbar', { name: `Downloading ${catalogue[0]!.file}` });
     expect(bar.getAttribute('value')).toBe(String(512 * 1024 ** 2));
     expect(screen.getByTestId('ai-download-state').textContent).toBe('0.5 GB of 1.1 GB');

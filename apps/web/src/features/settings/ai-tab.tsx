@@ -124,50 +124,38 @@ export default function AiTab() {
             <h2 id="ai-catalogue" className="mb-2 text-lg font-semibold">
               Recommended models
             </h2>
-            <div className="overflow-x-auto">
-              <table className="table table-sm" aria-labelledby="ai-catalogue">
-                <thead>
-                  <tr>
-                    <th>Model</th>
-                    <th>File</th>
-                    <th>RAM</th>
-                    <th>Languages</th>
-                    <th>Licence</th>
-                    <th />
-                  </tr>
-                </thead>
-                <tbody>
-                  {s.catalogue.map((m) => (
-                    <tr key={m.name}>
-                      <td>
-                        <a className="link" href={m.url} rel="noreferrer" target="_blank">
-                          {m.label}
-                        </a>
-                        <div className="text-xs text-base-content/60">SHA-256: {m.sha256 ?? 'none published here: reported after download'}</div>
-                      </td>
-                      <td>{gigabytes(m.bytes)}</td>
-                      <td>{gigabytes(m.ramBytes)}</td>
-                      <td>{m.languages}</td>
-                      <td>{m.licence}</td>
-                      <td>
-                        <button
-                          type="button"
-                          className="btn btn-sm"
-                          disabled={downloading || s.installed.some((i) => i.file === m.file)}
-                          onClick={() => download.mutate({ name: m.name })}
-                        >
-                          Download
-                        </button>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            {/* A card per model, not a table: the hash and six facts fit a phone's width this way. */}
+            <ul className="flex flex-col gap-3" aria-labelledby="ai-catalogue">
+              {s.catalogue.map((m) => (
+                <li key={m.name} aria-label={m.label} className="rounded-box border border-base-300 p-3">
+                  <div className="flex flex-wrap items-start gap-x-4 gap-y-2">
+                    <div className="min-w-0 flex-1">
+                      <a className="link font-medium" href={m.url} rel="noreferrer" target="_blank">
+                        {m.label}
+                      </a>
+                      <p className="text-sm">
+                        {gigabytes(m.bytes)} file · {gigabytes(m.ramBytes)} RAM · {m.licence}
+                      </p>
+                      <p className="text-sm text-base-content/70">{m.languages}</p>
+                      <p className="text-xs break-all text-base-content/60">SHA-256: {m.sha256 ?? 'none published here: reported after download'}</p>
+                    </div>
+                    <button
+                      type="button"
+                      className="btn btn-sm"
+                      aria-label={`Download ${m.label}`}
+                      disabled={downloading || s.installed.some((i) => i.file === m.file)}
+                      onClick={() => download.mutate({ name: m.name })}
+                    >
+                      Download
+                    </button>
+                  </div>
+                </li>
+              ))}
+            </ul>
             <form className="mt-4 flex flex-wrap items-end gap-2" onSubmit={downloadUrl}>
-              <label className="flex flex-col text-sm">
+              <label className="flex w-full flex-col text-sm sm:w-auto">
                 GGUF URL
-                <input className="input input-sm w-80" type="url" required value={url} onChange={(e) => setUrl(e.target.value)} />
+                <input className="input input-sm w-full sm:w-80" type="url" required value={url} onChange={(e) => setUrl(e.target.value)} />
               </label>
               <label className="flex flex-col text-sm">
                 Save as

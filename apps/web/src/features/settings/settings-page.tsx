@@ -9,6 +9,7 @@ const TABS = [
   { id: 'general', label: 'General', Component: lazy(() => import('./general-tab')) },
   { id: 'summary', label: 'Summary', Component: lazy(() => import('./summary-tab')) },
   { id: 'account', label: 'Account', Component: lazy(() => import('./account-tab')) },
+  { id: 'tokens', label: 'Access tokens', Component: lazy(() => import('./access-tokens-tab')) },
   { id: 'ai', label: 'AI', Component: lazy(() => import('./ai-tab')) },
 ] as const;
 

@@ -34,7 +34,7 @@ export function WebhooksSection() {
             Webhooks
           </h2>
           <p className="mt-1 text-sm text-base-content/70">
-            Mbox sends a signed JSON POST to your URL when a meeting finishes or a summary is created, for Zapier, n8n
+            Mbox sends a signed JSON POST to your URL when a meeting finishes, a summary is created or an action item is created or changed, for Zapier, n8n
             or your own server. Verify each delivery with the webhook&apos;s secret (the Mbox-Signature header).
           </p>
         </div>
