@@ -48,6 +48,19 @@ export interface DueDate {
   day: string;
 }
 
+const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
+
+/**
+ * A weekday said without its date ("on Tuesday morning") that chrono-node put before the meeting is the
+ * next one. Its forwardDate works in the process's time zone, so where the process is ahead of the
+ * meeting's zone it kept the meeting's own Tuesday morning, hours before the meeting.
+ */
+function weekdayForward(result: ChronoEnglish.ParsedResult, instant: Date): Date {
+  const date = result.start.date();
+  const bareWeekday = result.start.isCertain('weekday') && !result.start.isCertain('day');
+  return bareWeekday && date.getTime() <= instant.getTime() ? new Date(date.getTime() + WEEK_MS) : date;
+}
+
 /** The first date a sentence names, resolved forward from the meeting's date ("by Friday" → the coming Friday). */
 export function dueDate(sentence: string, clock: MeetingClock): DueDate | undefined {
   if (clock.start === undefined) return undefined;
@@ -58,15 +71,16 @@ export function dueDate(sentence: string, clock: MeetingClock): DueDate | undefi
   const meetingDay = day.format(instant);
   // A bare time ("at ten") or number is not a due date, nor is "now", "in a second" or "today" (the
   // meeting's own day) or "the last meeting"; a later day is.
-  const result = found.find(
-    (r) =>
+  const dated = found.map((r) => ({ said: r.text, date: weekdayForward(r, instant) }));
+  const result = found.findIndex(
+    (r, i) =>
       (r.start.isCertain('day') || r.start.isCertain('weekday') || r.start.isCertain('month')) &&
-      r.start.date().getTime() > instant.getTime() &&
-      day.format(r.start.date()) !== meetingDay,
+      dated[i]!.date.getTime() > instant.getTime() &&
+      day.format(dated[i]!.date) !== meetingDay,
   );
-  if (!result) return undefined;
-  const date = result.start.date();
-  return { said: result.text, label: day.format(date), day: dayKey(date, timeZone) };
+  if (result < 0) return undefined;
+  const { said, date } = dated[result]!;
+  return { said, label: day.format(date), day: dayKey(date, timeZone) };
 }
 
 /**
