@@ -93,7 +93,9 @@ describe('share links', () => {
     const lines = anon.getByTestId('shared-line');
     expect(await lines.count()).toBe(TALK.length);
     expect(await lines.allTextContents()).toEqual(TALK.map((line) => line.text));
-    expect(await anon.getByTestId('shared-summary').textContent()).toContain('The team set the billing page launch for next Tuesday.');
+    // The summary asked for; the meeting's end also wrote its Action Items (the action-item ledger reads them).
+    const summary = anon.getByTestId('shared-summary').and(anon.getByRole('region', { name: 'Summary', exact: true }));
+    expect(await summary.textContent()).toContain('The team set the billing page launch for next Tuesday.');
     expect(await anon.getByTestId('shared-duration').textContent()).toBe('for 25 minutes');
     for (const name of ['Ana Lopez', 'Ben Okafor', 'Carla Diaz']) expect(await anon.getByTestId('participants').textContent()).toContain(name);
     expect(await anon.getByText('Shared from Mbox').isVisible()).toBe(true);
