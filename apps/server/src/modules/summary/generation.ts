@@ -170,7 +170,9 @@ async function writeSummary(
     // Locks the meeting row: a deletion or an encryption of the meeting waits for this write.
     const [meeting] = await tx.meeting.updateManyAndReturn({
       where: { id: meetingId, userId: user.id },
-      data: { isAnalyzed: true },
+      // Analysed: the user asked for it. The Action Items the server reads at a meeting's end (no daily
+      // counter) leave the meeting as it was, so the dashboard's analysed count stays the user's.
+      data: { isAnalyzed: options.counter === 'none' ? undefined : true },
       select: { encrypted: true, title: true },
     });
     if (!meeting) throw meetingNotFound();
