@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LOGIN_LOCAL } from '@mbox/shared/ui-messages';
-import { signInThroughWebApp, VIEWPORTS, webAppAndBrowser } from './support/browser.js';
+import { openSignedIn, signInThroughWebApp, VIEWPORTS, webAppAndBrowser } from './support/browser.js';
 
 /** Where the screenshots go (looked at by hand; not committed by this test). */
 const SHOTS = process.env.SESSION_SHOTS_DIR ?? '/tmp/auth-shots';
@@ -72,6 +72,49 @@ describe('web session: cookies, not readable tokens', () => {
     // Every session ended on the server, the API one too, and the browser holds no session cookie.
     expect((await web.app.rest('GET', '/v1/auth/me', { token })).status).toBe(401);
     expect((await context.cookies()).map((c) => c.name)).toEqual([]);
+    await context.close();
+  });
+
+  it('shows a meeting created while the list was being read and its stream was connecting', async () => {
+    const { context, page, token } = await openSignedIn(web.browser, web.app, { email: 'late@example.com' });
+
+    // The worst order: the list is read (empty) first, the meeting arrives, the stream listens only then,
+    // and the list's answer reaches the page after the stream said it is connected.
+    let ingested: () => void = () => {};
+    const meetingArrived = new Promise<void>((resolve) => (ingested = resolve));
+    let streamOpened: () => void = () => {};
+    const streamListening = new Promise<void>((resolve) => (streamOpened = resolve));
+    let listRead: () => void = () => {};
+    const listAnswered = new Promise<void>((resolve) => (listRead = resolve));
+    await page.route(/\/trpc\/[^?]*meeting\.grouped/, async (route) => {
+      const response = await route.fetch();
+      listRead();
+      await meetingArrived;
+      await streamListening;
+      await route.fulfill({ response });
+    });
+    await page.route(/\/trpc\/meeting\.onChanged/, async (route) => {
+      await meetingArrived;
+      await route.continue();
+    });
+    page.on('response', (response) => {
+      // The page reads the stream's "connected" a moment after its headers.
+      if (/\/trpc\/meeting\.onChanged/.test(response.url())) setTimeout(streamOpened, 500);
+    });
+
+    await page.reload();
+    await listAnswered;
+    const startedAt = Date.now() - 60_000;
+    const ingest = await web.app.rest('POST', '/v1/transcript/lines', {
+      token,
+      body: {
+        meeting: { sessionId: 'while-connecting', meetCode: 'abc-defg-hij', title: 'Arrived while connecting', startedAt },
+        lines: [{ captionId: 'c1', revision: 0, speaker: 'Ana', text: 'Here before the stream listened', spokenAt: startedAt, final: true }],
+      },
+    });
+    expect(ingest.status).toBe(200);
+    ingested();
+    await page.getByText('Arrived while connecting').first().waitFor({ timeout: 20_000 });
     await context.close();
   });
 });

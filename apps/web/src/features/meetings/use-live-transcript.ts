@@ -7,6 +7,7 @@ import {
   type Meeting,
   type Message,
 } from '@mbox/shared/meeting';
+import { settleRunningFetch } from '../../lib/running-fetch';
 import { trpc } from '../../lib/trpc';
 import { cacheFromPage, mergeIntoCache, mergeNextPage, mergeOpeningPage, type TranscriptCache } from './transcript/transcript-cache';
 import { GROUPED_LIST_INPUT } from './use-meetings';
@@ -129,12 +130,15 @@ export function useLiveTranscript(meetingId: string, focusLine: string | null = 
       onStarted: () => {
         // (Re)connected: lines sent while we were away are at the live end, in the opening page. It is
         // merged like a background page, not refetched through the query: a refetch's answer would
-        // replace the cache and could drop pages merged while it was in flight.
-        if (!queryClient.getQueryData(key)) return;
-        utils.client.meeting.messages.query({ id: meetingId, limit: MESSAGE_PAGE_FIRST_LIMIT }).then(
-          (page) => updateTranscript(queryClient, meetingId, (cache) => mergeOpeningPage(cache, page)),
-          (error: unknown) => console.warn('[mbox] transcript refresh after reconnect failed', error),
-        );
+        // replace the cache and could drop pages merged while it was in flight. The first read, if
+        // still running, may have begun before the stream listened: it answers first.
+        void settleRunningFetch(queryClient, key).then(() => {
+          if (!queryClient.getQueryData(key)) return;
+          return utils.client.meeting.messages.query({ id: meetingId, limit: MESSAGE_PAGE_FIRST_LIMIT }).then(
+            (page) => updateTranscript(queryClient, meetingId, (cache) => mergeOpeningPage(cache, page)),
+            (error: unknown) => console.warn('[mbox] transcript refresh after reconnect failed', error),
+          );
+        });
       },
       onData: (line) => updateTranscript(queryClient, meetingId, (cache) => mergeIntoCache(cache, [line])),
       onError: (error) => console.warn('[mbox] live transcript stopped', error),

@@ -1,4 +1,7 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { getQueryKey } from '@trpc/react-query';
 import { MEETING_LIST_GROUPED_LIMIT, type MeetingGroups } from '@mbox/shared/meeting';
+import { settleRunningFetch } from '../../lib/running-fetch';
 import { trpc } from '../../lib/trpc';
 
 /** product.md, API: the grouped view asks for up to 1000 meetings. */
@@ -14,12 +17,16 @@ export interface MeetingsState {
 /** The meeting list grouped by day (by the server, in the user's timezone), kept current by meeting events. */
 export function useMeetings(): MeetingsState {
   const utils = trpc.useUtils();
+  const queryClient = useQueryClient();
   const list = trpc.meeting.grouped.useQuery(GROUPED_LIST_INPUT);
 
   trpc.meeting.onChanged.useSubscription(undefined, {
-    // Events sent before the stream was (re)connected never arrive: read the list again once it is.
-    // A fetch still running is kept (it began after the page asked, close enough to the stream's start).
-    onStarted: () => void utils.meeting.grouped.invalidate(GROUPED_LIST_INPUT, undefined, { cancelRefetch: false }),
+    // Events sent before the stream was (re)connected never arrive: the list is read again once it is,
+    // after any read still running (which may have begun before the stream listened) has answered.
+    onStarted: () => {
+      const key = getQueryKey(trpc.meeting.grouped, GROUPED_LIST_INPUT, 'query');
+      void settleRunningFetch(queryClient, key).then(() => utils.meeting.grouped.invalidate(GROUPED_LIST_INPUT));
+    },
     onData: () => {
       // The open transcript reads its title and finish time from this list; its lines come over meeting.onLines.
       void utils.meeting.grouped.invalidate();
