@@ -64,8 +64,9 @@ interface Account {
   ids: Record<string, string>;
 }
 
-/** The kind of id a path parameter is, from the operation's path. */
+/** The kind of id a path or query parameter is, from the operation's path. */
 function idKind(path: string, name: string): string {
+  if (name === 'meetingId') return 'meeting';
   if (name === 'id') {
     if (path.startsWith('/action-items')) return 'actionItem';
     if (path.includes('/message/')) return 'message';
@@ -130,9 +131,16 @@ function pathWith(operation: DocumentOperation, values: (name: string) => string
   return `/v1${path}${search ? `?${search}` : ''}`;
 }
 
-/** Valid query parameters: each required one with the smallest value its schema accepts. */
-function validQuery(operation: DocumentOperation): Record<string, string> {
-  return Object.fromEntries(operation.queryParams.filter((p) => p.required).map((p) => [p.name, String(validValue(p.schema ?? {}))]));
+/**
+ * Valid query parameters: each required one with the smallest value its schema accepts, or, for an id
+ * (`meetingId`), the id the call is made with.
+ */
+function validQuery(operation: DocumentOperation, ids: (name: string) => string): Record<string, string> {
+  return Object.fromEntries(
+    operation.queryParams
+      .filter((p) => p.required)
+      .map((p) => [p.name, idKind(operation.path, p.name) === p.name ? String(validValue(p.schema ?? {})) : ids(p.name)]),
+  );
 }
 
 function validBody(operation: DocumentOperation): string | undefined {
@@ -145,24 +153,26 @@ function callsOf(operation: DocumentOperation, accounts: { caller: Account; othe
   const { method } = operation;
   const json = operation.body ? 'application/json' : null;
   const unknownId = (name: string) => (idKind(operation.path, name) === 'meeting' ? 'cmissingmeeting000000000000' : `missing-${name}`);
+  const otherIds = (name: string) => accounts.other.ids[idKind(operation.path, name)] ?? unknownId(name);
+  const validIds = (name: string) => accounts.valid.ids[idKind(operation.path, name)] ?? unknownId(name);
   const calls: [string, Call][] = [
-    ['signed out', { method, path: pathWith(operation, unknownId, validQuery(operation)), contentType: json, body: validBody(operation) }],
+    ['signed out', { method, path: pathWith(operation, unknownId, validQuery(operation, unknownId)), contentType: json, body: validBody(operation) }],
     ['signed out, trailing slash', { method, path: pathWith(operation, unknownId).replace(/(\?|$)/, '/$1'), contentType: json, body: validBody(operation) }],
     [
       'signed out, capitals',
       {
         method,
-        path: pathWith(operation, unknownId, validQuery(operation)).replace(/^\/v1(\/[^?]*)/, (_m, rest: string) => `/v1${rest.toUpperCase()}`),
+        path: pathWith(operation, unknownId, validQuery(operation, unknownId)).replace(/^\/v1(\/[^?]*)/, (_m, rest: string) => `/v1${rest.toUpperCase()}`),
         contentType: json,
         body: validBody(operation),
       },
     ],
-    ['unknown id', { method, path: pathWith(operation, unknownId, validQuery(operation)), token, contentType: json, body: validBody(operation) }],
+    ['unknown id', { method, path: pathWith(operation, unknownId, validQuery(operation, unknownId)), token, contentType: json, body: validBody(operation) }],
     [
       "another account's ids",
       {
         method,
-        path: pathWith(operation, (name) => accounts.other.ids[idKind(operation.path, name)] ?? unknownId(name), validQuery(operation)),
+        path: pathWith(operation, otherIds, validQuery(operation, otherIds)),
         token,
         contentType: json,
         body: validBody(operation),
@@ -180,7 +190,7 @@ function callsOf(operation: DocumentOperation, accounts: { caller: Account; othe
     ],
   ];
   if (method !== 'GET') {
-    const path = pathWith(operation, unknownId, validQuery(operation));
+    const path = pathWith(operation, unknownId, validQuery(operation, unknownId));
     calls.push(
       ['unknown field', { method, path, token, contentType: 'application/json', body: JSON.stringify({ ...(validValue(operation.body ?? {}) as object), captureUnknown: 1 }) }],
       ['body not an object', { method, path, token, contentType: 'application/json', body: '[]' }],
@@ -191,7 +201,7 @@ function callsOf(operation: DocumentOperation, accounts: { caller: Account; othe
   }
   calls.push([
     'valid call',
-    { method, path: pathWith(operation, (name) => accounts.valid.ids[idKind(operation.path, name)] ?? unknownId(name), validQuery(operation)), token: accounts.valid.token, contentType: json, body: validBody(operation) },
+    { method, path: pathWith(operation, validIds, validQuery(operation, validIds)), token: accounts.valid.token, contentType: json, body: validBody(operation) },
   ]);
   return calls;
 }
