@@ -20,6 +20,8 @@ describe('notes, not quotes', () => {
     ["We've got a selling price at twenty five Euros.", 'Project Manager', 'The team has got a selling price at twenty five Euros.'],
     // An answer word before a comma opens the sentence; "no" answers something and stays.
     ["Yeah, we'll yeah, use the kinetic battery.", 'Project Manager', 'The team will use the kinetic battery.'],
+    // A hedge between "let's" and its verb leaves no comma behind (Bmr026).
+    ["Let 's , you know , try RASTA and MSG , and {disfmarker}", 'Grad A', 'The team will try RASTA and MSG.'],
     // A statement closed by a tag question (ES2006c).
     ['Hand dynamos are definitely out, right?', 'Industrial Designer', 'Hand dynamos are definitely out.'],
   ])('%s → %s', (sentence, speaker, note) => {

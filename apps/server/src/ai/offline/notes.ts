@@ -306,7 +306,12 @@ function dropHesitations(tokens: readonly Token[]): Token[] {
     if (t.value === ',' && (!prev || prev.pos === 'PUNCT' || DEBRIS_BEFORE_COMMA.has(prev.pos))) continue;
     out.push(t);
   }
-  return out;
+  // …or between an auxiliary (or "let's") and its verb, once the hedge between them is out: "let's, you know, try" → "let's try".
+  return out.filter((t, k) => {
+    if (t.value !== ',' || out[k + 1]?.pos !== 'VERB') return true;
+    const prev = out[k - 1];
+    return !(prev?.pos === 'AUX' || (prev?.normal === 'us' && out[k - 2]?.normal === 'let'));
+  });
 }
 
 /** Discourse openers, commas and conjunctions at the start go. */
