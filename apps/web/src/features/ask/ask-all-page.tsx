@@ -1,8 +1,7 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { MAX_ASK_QUESTION_LENGTH, type AskAllCitation, type AskAllScope } from '@mbox/shared/ask';
 import { formatMessageTime } from '@mbox/shared/format';
-import { MIN_QUESTION_LENGTH } from '@mbox/shared/ui-messages';
 import { trpc } from '../../lib/trpc';
 import { AiUsageNote, useRefreshAiUsage } from '../ai-usage/ai-usage-note';
 import { lineLink } from '../meetings/line-link';
@@ -10,6 +9,7 @@ import { isAskNow } from './ask-all-link';
 import { AskIcon } from './ask-icon';
 import { ALL_MEETINGS, allMeetingsChat, isAnswering } from './ask-store';
 import { Turn, type CitationLabels } from './chat-turn';
+import { isAskable, QuestionForm } from './question-form';
 
 /** First questions offered on an empty page. */
 export const SUGGESTED_ALL_QUESTIONS = [
@@ -61,7 +61,6 @@ export function AskAllPage() {
   const [params] = useSearchParams();
   const [question, setQuestion] = useState(() => (params.get('q') ?? '').slice(0, MAX_ASK_QUESTION_LENGTH));
   const answering = isAnswering(turns);
-  const tooShort = question.trim().length < MIN_QUESTION_LENGTH;
   const bottom = useRef<HTMLDivElement>(null);
 
   const last = turns.at(-1);
@@ -71,7 +70,7 @@ export function AskAllPage() {
 
   const send = (text: string) => {
     const trimmed = text.trim();
-    if (trimmed.length < MIN_QUESTION_LENGTH || answering) return;
+    if (!isAskable(trimmed) || answering) return;
     allMeetingsChat.askQuestion(
       (_history, handlers) => utils.client.ask.allStream.subscribe({ question: trimmed }, handlers),
       ALL_MEETINGS,
@@ -79,10 +78,6 @@ export function AskAllPage() {
       refreshUsage,
     );
     setQuestion('');
-  };
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    send(question);
   };
 
   // The search page's button asks at once; the state is dropped so a reload does not ask again.
@@ -105,26 +100,16 @@ export function AskAllPage() {
         Answers come from the transcripts of all your meetings, with the lines they rely on. Name a period (“last month”, “in
         October”, “since Monday”) to search only its meetings. Encrypted meetings are left out.
       </p>
-      <form className="flex gap-2" onSubmit={submit}>
-        <input
-          type="text"
-          className="input min-w-0 flex-1"
-          placeholder="What did we decide about pricing last month?"
-          aria-label="Your question about all meetings"
-          value={question}
-          maxLength={MAX_ASK_QUESTION_LENGTH}
-          autoFocus
-          onChange={(e) => setQuestion(e.target.value)}
-        />
-        <button
-          type="submit"
-          className="btn btn-primary"
-          disabled={tooShort || answering}
-          title={tooShort ? `Questions need at least ${MIN_QUESTION_LENGTH} characters` : undefined}
-        >
-          Ask
-        </button>
-      </form>
+      <QuestionForm
+        question={question}
+        onChange={setQuestion}
+        onSend={send}
+        answering={answering}
+        placeholder="What did we decide about pricing last month?"
+        label="Your question about all meetings"
+        submitLabel="Ask"
+        autoFocus
+      />
       <AiUsageNote className="mt-1" />
       <section
         className={`mt-4 ${turns.length > 0 ? 'rounded-box border border-base-300 bg-base-100 p-2 sm:p-4' : ''}`}

@@ -1,13 +1,13 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { MAX_ASK_QUESTION_LENGTH, type AskCitation } from '@mbox/shared/ask';
+import type { AskCitation } from '@mbox/shared/ask';
 import { formatMessageTime } from '@mbox/shared/format';
-import { MIN_QUESTION_LENGTH } from '@mbox/shared/ui-messages';
 import { trpc } from '../../lib/trpc';
 import { AiUsageNote, useRefreshAiUsage } from '../ai-usage/ai-usage-note';
 import { lineLink } from '../meetings/line-link';
 import { isAnswering, meetingChats } from './ask-store';
 import { Turn, type CitationLabels } from './chat-turn';
+import { isAskable, QuestionForm } from './question-form';
 
 /** First questions offered on an empty chat. */
 export const SUGGESTED_QUESTIONS = ['What has been decided so far?', 'Who promised to do what?', 'Which questions are still open?'];
@@ -30,7 +30,6 @@ export function AskPanel({ meetingId, onCitation }: { meetingId: string; onCitat
   const navigate = useNavigate();
   const [question, setQuestion] = useState('');
   const answering = isAnswering(turns);
-  const tooShort = question.trim().length < MIN_QUESTION_LENGTH;
   const bottom = useRef<HTMLDivElement>(null);
 
   const last = turns.at(-1);
@@ -40,7 +39,7 @@ export function AskPanel({ meetingId, onCitation }: { meetingId: string; onCitat
 
   const send = (text: string) => {
     const trimmed = text.trim();
-    if (trimmed.length < MIN_QUESTION_LENGTH || answering) return;
+    if (!isAskable(trimmed) || answering) return;
     meetingChats.askQuestion(
       (history, handlers) => utils.client.ask.stream.subscribe({ meetingId, question: trimmed, history }, handlers),
       meetingId,
@@ -48,10 +47,6 @@ export function AskPanel({ meetingId, onCitation }: { meetingId: string; onCitat
       refreshUsage,
     );
     setQuestion('');
-  };
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    send(question);
   };
   const openLine = (citation: AskCitation) => {
     navigate(lineLink(meetingId, citation.messageId));
@@ -73,25 +68,16 @@ export function AskPanel({ meetingId, onCitation }: { meetingId: string; onCitat
         <div ref={bottom} />
       </div>
       <footer className="border-t border-base-300 px-4 py-3">
-        <form className="flex gap-2" onSubmit={submit}>
-          <input
-            type="text"
-            className="input input-sm min-w-0 flex-1"
-            placeholder="Ask about this meeting…"
-            aria-label="Your question"
-            value={question}
-            maxLength={MAX_ASK_QUESTION_LENGTH}
-            onChange={(e) => setQuestion(e.target.value)}
-          />
-          <button
-            type="submit"
-            className="btn btn-primary btn-sm"
-            disabled={tooShort || answering}
-            title={tooShort ? `Questions need at least ${MIN_QUESTION_LENGTH} characters` : undefined}
-          >
-            Send
-          </button>
-        </form>
+        <QuestionForm
+          question={question}
+          onChange={setQuestion}
+          onSend={send}
+          answering={answering}
+          placeholder="Ask about this meeting…"
+          label="Your question"
+          submitLabel="Send"
+          small
+        />
         <AiUsageNote className="mt-1" />
       </footer>
     </section>
