@@ -138,12 +138,18 @@ export function Header() {
       <div className="navbar-end w-auto min-w-0 shrink-0 gap-2 md:flex-1">
         <HeaderSearch />
         <HeaderAsk />
+        {/* The account's name only where it fits whole (at 1280 px the bar left it three letters); Log out names it on hover. */}
         {session.user && (
-          <span className="hidden min-w-0 max-w-48 truncate text-sm text-base-content/70 xl:inline" title={session.user.email}>
+          <span className="hidden min-w-0 max-w-48 truncate text-sm text-base-content/70 2xl:inline" title={session.user.email}>
             {session.user.name || session.user.email}
           </span>
         )}
-        <button type="button" className="btn btn-outline btn-sm" onClick={() => void logout()}>
+        <button
+          type="button"
+          className="btn btn-outline btn-sm"
+          title={session.user ? `Signed in as ${session.user.email}` : undefined}
+          onClick={() => void logout()}
+        >
           Log out
         </button>
       </div>
