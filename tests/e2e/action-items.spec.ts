@@ -90,6 +90,9 @@ describe('Action items page', () => {
       const due = page.getByLabel('Due', { exact: true });
       expect(await due.evaluate((el) => el === document.activeElement)).toBe(true);
       await due.fill('2024-03-15');
+      // On a slow machine (a loaded CI) the row re-renders late: Edit must still get the focus back.
+      const cpu = await context.newCDPSession(page);
+      await cpu.send('Emulation.setCPUThrottlingRate', { rate: 8 });
       await due.press('Enter');
       await page.getByText('Announce the launch in the newsletter').waitFor();
       const saved = (await web.app.rest<ActionItem>('GET', `/v1/action-items/${announce.id}`, { token })).body;
@@ -97,6 +100,7 @@ describe('Action items page', () => {
       // Focus is back on Edit; Escape leaves the next edit without a change.
       const editAgain = page.getByRole('button', { name: 'Edit: Announce the launch in the newsletter' });
       await expect.poll(() => editAgain.evaluate((el) => el === document.activeElement)).toBe(true);
+      await cpu.send('Emulation.setCPUThrottlingRate', { rate: 1 });
       await page.keyboard.press('Enter');
       await page.getByLabel('Task', { exact: true }).fill('Something else');
       await page.keyboard.press('Escape');

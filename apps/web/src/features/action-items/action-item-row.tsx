@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { Link } from 'react-router';
 import { ACTION_ITEM_OWNER_MAX, ACTION_ITEM_TEXT_MAX, type ActionItem, type ActionItemPatch } from '@mbox/shared/action-items';
 import { dayKey } from '@mbox/shared/days';
@@ -118,11 +118,17 @@ export function ActionItemRow({ item, owners, showMeeting = false }: ActionItemR
   const editButton = useRef<HTMLButtonElement>(null);
   const done = item.status === 'done';
   const overdue = isOverdue(item);
+  // Back to where the keyboard was once the editor has closed: Edit exists again only after that render.
+  const returnFocus = useRef(false);
   const closeEditor = () => {
+    returnFocus.current = true;
     setEditing(false);
-    // Back to where the keyboard was.
-    requestAnimationFrame(() => editButton.current?.focus());
   };
+  useEffect(() => {
+    if (editing || !returnFocus.current) return;
+    returnFocus.current = false;
+    editButton.current?.focus();
+  }, [editing]);
   const save = (patch: ActionItemPatch) => update.mutate({ id: item.id, ...patch }, { onSuccess: closeEditor });
 
   return (

@@ -96,6 +96,8 @@ describe('/action-items', () => {
     fireEvent.keyDown(task, { key: 'Escape' });
     expect(screen.queryByLabelText('Task')).toBeNull();
     expect(updates).toHaveLength(1);
+    // Focus goes back to Edit, which exists again only once the editor has closed.
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Edit: Task b' })));
 
     fireEvent.click(screen.getByRole('button', { name: 'Edit: Task b' }));
     fireEvent.change(screen.getByLabelText('Task'), { target: { value: 'Task b, reworded' } });
@@ -103,6 +105,7 @@ describe('/action-items', () => {
     fireEvent.submit(screen.getByRole('form', { name: 'Edit action item' }));
     expect(await screen.findByText('Task b, reworded')).toBeTruthy();
     expect(updates[1]).toEqual({ id: 'b', text: 'Task b, reworded', owner: 'Ben', due: '2026-12-01' });
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Edit: Task b, reworded' })));
   });
 
   it('reads one page at a time: Show more asks for the next with the cursor the last one gave', async () => {
