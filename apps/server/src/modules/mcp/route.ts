@@ -1,5 +1,3 @@
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { MCP_PATH } from '@mbox/shared';
 import type { AppDeps } from '../../deps.js';
@@ -7,7 +5,18 @@ import { errorBody } from '../../http/error-body.js';
 import type { FastifyApp } from '../../http/fastify-app.js';
 import { contextRequest, createContext } from '../../trpc/context.js';
 import type { AuthUser } from '../auth/service.js';
-import { buildMcpServer } from './server.js';
+
+/**
+ * The SDK and the tools load on the first MCP call, not at start: evaluating the SDK's schemas cost
+ * every start-up about a tenth of a second (docs/performance.md, "Start-up"), on servers that may never
+ * see an assistant.
+ */
+const importRuntime = () => Promise.all([import('./server.js'), import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js')]);
+let runtime: ReturnType<typeof importRuntime> | undefined;
+const loadRuntime = () => (runtime ??= importRuntime());
+
+/** JSON-RPC's code for a request that is no valid request. */
+const INVALID_REQUEST = -32600;
 
 const TOKEN_HINT = 'send a personal access token (Settings › Access tokens) as Authorization: Bearer <token>';
 
@@ -52,8 +61,9 @@ export function registerMcpRoute(app: FastifyApp, deps: AppDeps): void {
     if (!user) return reply;
     // The SDK takes an empty batch for notifications only and answers 202: it is no message at all.
     if (Array.isArray(request.body) && request.body.length === 0) {
-      return reply.status(400).send({ jsonrpc: '2.0', error: { code: ErrorCode.InvalidRequest, message: 'Invalid Request: an empty batch holds no message' }, id: null });
+      return reply.status(400).send({ jsonrpc: '2.0', error: { code: INVALID_REQUEST, message: 'Invalid Request: an empty batch holds no message' }, id: null });
     }
+    const [{ buildMcpServer }, { WebStandardStreamableHTTPServerTransport }] = await loadRuntime();
     const server = buildMcpServer({ deps, user, log: request.log as AppDeps['log'], requestId: request.id });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
