@@ -24,7 +24,6 @@ const dist = join(root, 'apps/server/dist');
 /** Libraries that read their own files at run time (checked below). */
 const FILE_RELATIVE_PACKAGES = [
   'pino', // worker files for transports, by __dirname
-  '@fastify/swagger', // its package.json, by __dirname
   '@fastify/swagger-ui', // the Swagger UI's static files, by __dirname
 ];
 /** Optional native bindings the libraries try to load; never installed. */

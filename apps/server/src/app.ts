@@ -2,13 +2,12 @@ import { randomUUID } from 'node:crypto';
 import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
 import fastifyCors from '@fastify/cors';
-import fastifySwagger, { type StaticDocumentSpec } from '@fastify/swagger';
-import fastifySwaggerUi from '@fastify/swagger-ui';
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
 import Fastify, { type FastifyError } from 'fastify';
 import { MAX_REQUEST_URL_LENGTH } from '@mbox/shared';
 import type { AppError } from './app-error.js';
 import type { AppDeps } from './deps.js';
+import { registerApiDocs } from './http/api-docs.js';
 import { closeIdleConnectionsOnClose } from './http/connections.js';
 import { sendRequestError } from './http/error-body.js';
 import { registerHealthCheck } from './http/health.js';
@@ -27,8 +26,7 @@ import { registerMcpRoute } from './modules/mcp/route.js';
 import { meetingRestRoutes, registerMeetingSubscriptions } from './modules/meeting/route.js';
 import { transcriptRestRoutes } from './modules/transcript/route.js';
 import { sealClearWebhookSecrets } from './modules/webhooks/service.js';
-import { openApiDocument } from './openapi.js';
-import { docsPagePolicy, registerSecurityHeaders } from './security-headers.js';
+import { registerSecurityHeaders } from './security-headers.js';
 import { appRouter, type AppRouter } from './trpc/app-router.js';
 import { contextRequest, createContext } from './trpc/context.js';
 import { registerRestRoutes } from './trpc/rest-adapter.js';
@@ -94,22 +92,13 @@ export async function buildApp(deps: AppDeps, options: { webDist?: string | null
     } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
   });
 
-  const document = openApiDocument();
-  app.get('/v1/openapi.json', async () => document);
+  await registerApiDocs(app, deps);
   await registerStripeWebhook(app, deps);
   await registerOneClickUnsubscribe(app, deps);
   registerExportRoute(app, deps);
   registerAccountExportRoute(app, deps);
   registerRecapEmailRoute(app, deps);
   registerMcpRoute(app, deps);
-  // Browsable page at /docs; its assets ship inside @fastify/swagger-ui (works offline). Static mode
-  // only hands the UI our document (also served at /docs/json), it does not describe Fastify's routes.
-  await app.register(fastifySwagger, {
-    mode: 'static',
-    // The same JSON; trpc-to-openapi and @fastify/swagger type OpenAPI 3 with different packages.
-    specification: { document: document as unknown as StaticDocumentSpec['document'] },
-  });
-  await app.register(fastifySwaggerUi, { routePrefix: '/docs', staticCSP: docsPagePolicy(deps.config) });
   registerRestRoutes(app, deps, { ...transcriptRestRoutes, ...meetingRestRoutes });
   registerMeetingSubscriptions(app, deps);
 
