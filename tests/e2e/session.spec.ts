@@ -2,10 +2,24 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LOGIN_LOCAL } from '@mbox/shared/ui-messages';
+import type { TestApp } from '../../apps/server/src/test/app.js';
 import { openSignedIn, signInThroughWebApp, VIEWPORTS, webAppAndBrowser } from './support/browser.js';
 
 /** Where the screenshots go (looked at by hand; not committed by this test). */
 const SHOTS = process.env.SESSION_SHOTS_DIR ?? '/tmp/auth-shots';
+
+/** A meeting of one line, posted as the extension does. */
+async function postMeeting(app: TestApp, token: string, sessionId: string, title: string): Promise<void> {
+  const startedAt = Date.now() - 60_000;
+  const ingest = await app.rest('POST', '/v1/transcript/lines', {
+    token,
+    body: {
+      meeting: { sessionId, meetCode: 'abc-defg-hij', title, startedAt },
+      lines: [{ captionId: 'c1', revision: 0, speaker: 'Ana', text: 'Streaming without a token in the URL', spokenAt: startedAt, final: true }],
+    },
+  });
+  expect(ingest.status).toBe(200);
+}
 
 describe('web session: cookies, not readable tokens', () => {
   const web = webAppAndBrowser();
@@ -30,15 +44,7 @@ describe('web session: cookies, not readable tokens', () => {
     // A meeting that arrives while the dashboard is open shows up live: the SSE stream is signed in by cookie.
     // The login screen signed in the default local account; an empty body signs in the same one.
     const token = (await web.app.rest<{ token: string }>('POST', '/v1/auth/login', { body: {} })).body.token;
-    const startedAt = Date.now() - 60_000;
-    const ingest = await web.app.rest('POST', '/v1/transcript/lines', {
-      token,
-      body: {
-        meeting: { sessionId: 'live-cookie', meetCode: 'abc-defg-hij', title: 'Live by cookie', startedAt },
-        lines: [{ captionId: 'c1', revision: 0, speaker: 'Ana', text: 'Streaming without a token in the URL', spokenAt: startedAt, final: true }],
-      },
-    });
-    expect(ingest.status).toBe(200);
+    await postMeeting(web.app, token, 'live-cookie', 'Live by cookie');
     await page.getByText('Live by cookie').first().waitFor({ timeout: 20_000 });
 
     // The access cookie is gone (as after its 15 minutes): the app refreshes the session and goes on.
@@ -104,15 +110,7 @@ describe('web session: cookies, not readable tokens', () => {
 
     await page.reload();
     await listAnswered;
-    const startedAt = Date.now() - 60_000;
-    const ingest = await web.app.rest('POST', '/v1/transcript/lines', {
-      token,
-      body: {
-        meeting: { sessionId: 'while-connecting', meetCode: 'abc-defg-hij', title: 'Arrived while connecting', startedAt },
-        lines: [{ captionId: 'c1', revision: 0, speaker: 'Ana', text: 'Here before the stream listened', spokenAt: startedAt, final: true }],
-      },
-    });
-    expect(ingest.status).toBe(200);
+    await postMeeting(web.app, token, 'while-connecting', 'Arrived while connecting');
     ingested();
     await page.getByText('Arrived while connecting').first().waitFor({ timeout: 20_000 });
     await context.close();
