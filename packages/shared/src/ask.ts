@@ -10,7 +10,8 @@ export const MAX_ASK_HISTORY = 6;
 /** Longest earlier answer kept in the history (answers are a few sentences; this bounds the request). */
 export const MAX_ASK_HISTORY_ANSWER_LENGTH = 4000;
 
-const questionSchema = z
+/** A question to Ask (one meeting or all): the API's rule, which the web app's question field reads too. */
+export const questionSchema = z
   .string()
   .trim()
   .min(MIN_QUESTION_LENGTH, `question must be at least ${MIN_QUESTION_LENGTH} characters`)

@@ -1,10 +1,10 @@
 import type { FormEvent } from 'react';
-import { MAX_ASK_QUESTION_LENGTH } from '@mbox/shared/ask';
+import { MAX_ASK_QUESTION_LENGTH, questionSchema } from '@mbox/shared/ask';
 import { MIN_QUESTION_LENGTH } from '@mbox/shared/ui-messages';
 
-/** A question is sent once it has this many characters, trimmed. */
+/** A question is sent once the API would take it (long enough once trimmed). */
 export function isAskable(question: string): boolean {
-  return question.trim().length >= MIN_QUESTION_LENGTH;
+  return questionSchema.safeParse(question).success;
 }
 
 interface QuestionFormProps {
